@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// One library per layer; dependencies point down only:
+/// BLEBase ← CaptureFormats ← HCI ← L2CAP ← ATT ← PacketDecoding ← Reports ← bledecode.
+let package = Package(
+    name: "bledecode",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "bledecode", targets: ["bledecode"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "BLEBase"),
+        .target(name: "AssignedNumbers", dependencies: ["BLEBase"]),
+        .target(name: "CaptureFormats", dependencies: ["BLEBase", "CPcap", "CZlib"]),
+        .target(name: "HCI", dependencies: ["BLEBase", "AssignedNumbers"]),
+        .target(name: "L2CAP", dependencies: ["BLEBase"]),
+        .target(name: "ATT", dependencies: ["BLEBase", "AssignedNumbers"]),
+        .target(name: "PacketDecoding", dependencies: ["CaptureFormats", "HCI", "L2CAP", "ATT"]),
+        .target(name: "Reports", dependencies: ["PacketDecoding"]),
+        .executableTarget(name: "bledecode", dependencies: [
+            "Reports", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .target(name: "AnalyzerTestSupport", dependencies: ["BLEBase", "CaptureFormats"]),
+        .executableTarget(name: "make-samples", dependencies: ["AnalyzerTestSupport"]),
+        .testTarget(name: "BLEBaseTests", dependencies: ["BLEBase", "AssignedNumbers"]),
+        .testTarget(name: "CaptureFormatsTests", dependencies: ["CaptureFormats", "AnalyzerTestSupport"]),
+        .testTarget(name: "HCITests", dependencies: ["HCI"]),
+        .testTarget(name: "L2CAPTests", dependencies: ["L2CAP"]),
+        .testTarget(name: "ATTTests", dependencies: ["ATT"]),
+        .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding", "AnalyzerTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["AnalyzerTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

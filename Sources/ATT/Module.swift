@@ -1,0 +1,1 @@
+// Module ATT: see docs/architecture.md.

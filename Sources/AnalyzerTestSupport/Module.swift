@@ -1,0 +1,1 @@
+// Module AnalyzerTestSupport: see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Module AssignedNumbers: see docs/architecture.md.

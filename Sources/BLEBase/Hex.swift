@@ -1,0 +1,50 @@
+/// Hex text for output edges only (renderers, JSON `raw` fields, test messages).
+public enum Hex {
+    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Lower-case hex with no separators: `aa0159`.
+    public static func string<C: Collection>(_ bytes: C, limit: Int = .max) -> String where C.Element == UInt8 {
+        var out: [UInt8] = []
+        out.reserveCapacity(Swift.min(bytes.count, limit) * 2 + 3)
+        var written = 0
+        for byte in bytes {
+            if written == limit {
+                out.append(contentsOf: Array("...".utf8))
+                break
+            }
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+            written += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `0x1F` style, upper-case, zero-padded to `width` hex digits.
+    public static func code<T: BinaryInteger>(_ value: T, width: Int = 2) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return "0x" + String(repeating: "0", count: Swift.max(0, width - text.count)) + text
+    }
+
+    /// Parses hex text (whitespace, `:` and `-` ignored); nil on any other character or odd count.
+    public static func bytes(_ text: String) -> [UInt8]? {
+        var out: [UInt8] = []
+        var high: UInt8?
+        for scalar in text.unicodeScalars {
+            let nibble: UInt8
+            switch scalar {
+            case "0"..."9": nibble = UInt8(scalar.value - 48)
+            case "a"..."f": nibble = UInt8(scalar.value - 87)
+            case "A"..."F": nibble = UInt8(scalar.value - 55)
+            case " ", "\n", "\t", "\r", ":", "-": continue
+            default: return nil
+            }
+            if let h = high {
+                out.append(h << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        return high == nil ? out : nil
+    }
+}

@@ -1,0 +1,34 @@
+/// Renders microseconds since the Unix epoch as ISO 8601 UTC without Foundation's formatter
+/// (which is slow and locale-dependent): `2024-04-25T08:23:52.123646Z`.
+public enum Timestamp {
+    public static func iso8601(unixMicroseconds us: Int64) -> String {
+        let seconds = us >= 0 ? us / 1_000_000 : (us - 999_999) / 1_000_000
+        let micros = us - seconds * 1_000_000
+        var days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        // Civil-from-days (Howard Hinnant's public-domain algorithm, proleptic Gregorian).
+        days += 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func pad(_ v: Int64, _ n: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, n - s.count)) + s
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
+            + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(micros, 6))Z"
+    }
+
+    /// `+12.345678` seconds, for relative times in listings.
+    public static func relativeSeconds(_ us: Int64) -> String {
+        let sign = us < 0 ? "-" : ""
+        let magnitude = us.magnitude
+        let fraction = String(magnitude % 1_000_000)
+        return "\(sign)\(magnitude / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)"
+    }
+}

@@ -1,0 +1,40 @@
+/// The container formats bledecode reads, detected from content, never from the file name.
+public enum ContainerFormat: String, Sendable, Codable {
+    case btsnoop
+    case pcap
+    case pcapng
+    case packetLogger = "pklg"
+    case androidBugreport = "android-bugreport"
+}
+
+/// Facts about an opened capture.
+public struct CaptureInfo: Sendable {
+    public var path: String
+    public var container: ContainerFormat
+    /// Human name of the link layer: `btsnoop datalink 1002 (H4)`, `pcap link type 201 (…)`,
+    /// `PacketLogger big-endian (v1)`.
+    public var linkTypeDescription: String
+    /// btsnoop datalink or pcap link type number; nil for PacketLogger.
+    public var linkType: UInt32?
+    /// True when the file was gzip-compressed.
+    public var compressed: Bool
+
+    public init(path: String, container: ContainerFormat, linkTypeDescription: String, linkType: UInt32?, compressed: Bool) {
+        self.path = path
+        self.container = container
+        self.linkTypeDescription = linkTypeDescription
+        self.linkType = linkType
+        self.compressed = compressed
+    }
+}
+
+/// A record source: the readers of every container conform; the pipeline pulls one record at a
+/// time, so nothing holds the whole capture in memory.
+public protocol RecordReader: AnyObject {
+    var info: CaptureInfo { get }
+    /// The next record, or nil at the end of the capture (clean or after damage: see
+    /// `diagnostics`).
+    func next() -> CaptureRecord?
+    /// Problems found so far, in file order. Bounded: after a cap, only counted.
+    var diagnostics: [CaptureDiagnostic] { get }
+}

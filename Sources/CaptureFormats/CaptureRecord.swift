@@ -1,0 +1,83 @@
+import BLEBase
+
+/// Which way a record travelled, as the capture states it.
+public enum Direction: String, Sendable, Codable {
+    /// Host → controller (btsnoop flag bit0 = 0, pcap 201 direction 0, PacketLogger "sent").
+    case sent
+    /// Controller → host.
+    case received
+    /// Over the air, central → peripheral (LL data PDUs; used by air captures).
+    case centralToPeripheral = "c2p"
+    /// Over the air, peripheral → central.
+    case peripheralToCentral = "p2c"
+    /// The container does not say (pcap link type 187, advertising PDUs).
+    case unknown
+}
+
+/// What a record holds, normalised from every container's own type codes
+/// (H4 type byte, btsnoop H1 flags, Linux monitor opcodes, PacketLogger types).
+public enum RecordKind: Sendable, Equatable, Hashable {
+    /// An HCI command packet, without the H4 type byte (opcode first).
+    case hciCommand
+    /// An HCI event packet, without the H4 type byte (event code first).
+    case hciEvent
+    /// An HCI ACL data packet (handle/flags first).
+    case aclData
+    /// An HCI synchronous (SCO) data packet.
+    case scoData
+    /// An HCI ISO data packet.
+    case isoData
+    /// A text annotation (PacketLogger note/syslog/kernel/error/power/config, monitor system
+    /// note or user logging). The payload is the text's bytes: untrusted, escape before printing.
+    case note(NoteSource)
+    /// A Linux-monitor or PacketLogger record that is about the capture, not a packet
+    /// (New Index, Open Index, Index Info, MGMT control, new controller, vendor diagnostic…).
+    case control(name: String, code: UInt32)
+    /// A Bluetooth LE link-layer packet from an air sniffer; `linkType` says which pseudo-header
+    /// precedes the LL packet in the payload (251, 256, 272, 157, or 147 inside PPI).
+    case linkLayer(linkType: UInt32)
+    /// A record whose type code this reader does not know; the payload is kept raw.
+    case unknown(code: UInt32)
+}
+
+/// Where a text annotation came from.
+public enum NoteSource: String, Sendable, Codable {
+    case note, syslog, kernel, kernelDebug = "kernel-debug", error, power, config, systemNote = "system-note",
+         userLogging = "user-logging"
+}
+
+/// One record of any capture format: the single type every reader yields
+/// (the style guide's point 2; BlueZ `btsnoop.c` maps PacketLogger types the same way).
+public struct CaptureRecord: Sendable {
+    /// 1-based record number, as Wireshark numbers frames.
+    public var index: Int
+    /// Microseconds since the Unix epoch.
+    public var timestampUs: Int64
+    public var direction: Direction
+    public var kind: RecordKind
+    /// The packet bytes after the container's own type byte or pseudo-header fields that the
+    /// reader consumed (an HCI packet for HCI kinds).
+    public var payload: [UInt8]
+    /// How long `payload` was on the wire; larger than `payload.count` when the capturing tool
+    /// cut the record (Android btsnooz, snaplen).
+    public var originalLength: Int
+    /// Byte offset of the record's header in the (decompressed) file, for error messages.
+    public var fileOffset: Int
+    /// Controller index when the container carries one (Linux monitor, btsnoop 2001).
+    public var adapter: UInt16?
+
+    public init(index: Int, timestampUs: Int64, direction: Direction, kind: RecordKind,
+                payload: [UInt8], originalLength: Int? = nil, fileOffset: Int = 0, adapter: UInt16? = nil) {
+        self.index = index
+        self.timestampUs = timestampUs
+        self.direction = direction
+        self.kind = kind
+        self.payload = payload
+        self.originalLength = originalLength ?? payload.count
+        self.fileOffset = fileOffset
+        self.adapter = adapter
+    }
+
+    /// True when the capturing tool kept fewer bytes than were on the wire.
+    public var isTruncated: Bool { payload.count < originalLength }
+}

@@ -1,0 +1,1 @@
+// Module HCI: see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Module L2CAP: see docs/architecture.md.

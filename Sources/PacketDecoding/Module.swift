@@ -1,0 +1,1 @@
+// Module PacketDecoding: see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Module Reports: see docs/architecture.md.
