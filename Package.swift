@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// One library per layer; dependencies point down only:
-/// BLEBase ← CaptureFormats ← HCI ← L2CAP ← ATT ← PacketDecoding ← Reports ← bledecode.
+/// BLEBase ← CaptureFormats ← HCI | LinkLayer ← L2CAP ← ATT ← PacketDecoding ← Reports ← bledecode.
 let package = Package(
     name: "bledecode",
     platforms: [.macOS(.v14)],
@@ -19,9 +19,10 @@ let package = Package(
         .target(name: "AssignedNumbers", dependencies: ["BLEBase"]),
         .target(name: "CaptureFormats", dependencies: ["BLEBase", "CPcap", "CZlib"]),
         .target(name: "HCI", dependencies: ["BLEBase", "AssignedNumbers"]),
+        .target(name: "LinkLayer", dependencies: ["BLEBase"]),
         .target(name: "L2CAP", dependencies: ["BLEBase"]),
         .target(name: "ATT", dependencies: ["BLEBase", "AssignedNumbers"]),
-        .target(name: "PacketDecoding", dependencies: ["CaptureFormats", "HCI", "L2CAP", "ATT"]),
+        .target(name: "PacketDecoding", dependencies: ["CaptureFormats", "HCI", "LinkLayer", "L2CAP", "ATT"]),
         .target(name: "Reports", dependencies: ["PacketDecoding"]),
         .executableTarget(name: "bledecode", dependencies: [
             "Reports", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -31,6 +32,7 @@ let package = Package(
         .testTarget(name: "BLEBaseTests", dependencies: ["BLEBase", "AssignedNumbers"]),
         .testTarget(name: "CaptureFormatsTests", dependencies: ["CaptureFormats", "AnalyzerTestSupport"]),
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
+        .testTarget(name: "LinkLayerTests", dependencies: ["LinkLayer"]),
         .testTarget(name: "L2CAPTests", dependencies: ["L2CAP"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT"]),
         .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding", "AnalyzerTestSupport"]),

@@ -1,0 +1,1 @@
+// Module LinkLayer: see docs/architecture.md.
