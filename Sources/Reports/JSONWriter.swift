@@ -1,0 +1,106 @@
+import BLEBase
+
+/// Writes JSON text directly into a byte buffer: one pass, keys in the order written, no
+/// intermediate tree (Foundation's encoder is slow for millions of packets and reorders keys).
+///
+/// Strings are escaped per RFC 8259 §7, plus `<`, `>`, `&`, U+2028 and U+2029 as `\uXXXX` so
+/// that untrusted text from a capture stays inert when the JSON is embedded in an HTML page or
+/// JavaScript.
+public struct JSONWriter {
+    public private(set) var bytes: [UInt8] = []
+    private var needsComma: [Bool] = [false]
+
+    public init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
+
+    private mutating func separator() {
+        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        needsComma[needsComma.count - 1] = true
+    }
+
+    public mutating func beginObject() { separator(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
+    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
+    public mutating func beginArray() { separator(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
+    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+
+    /// Writes `"key":`; the next value call writes the value without a comma.
+    public mutating func key(_ key: String) {
+        separator()
+        appendString(key)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma[needsComma.count - 1] = false
+    }
+
+    public mutating func string(_ value: String) { separator(); appendString(value) }
+    public mutating func int<T: BinaryInteger>(_ value: T) { separator(); bytes.append(contentsOf: Array(String(value).utf8)) }
+    public mutating func bool(_ value: Bool) { separator(); bytes.append(contentsOf: Array((value ? "true" : "false").utf8)) }
+    public mutating func null() { separator(); bytes.append(contentsOf: Array("null".utf8)) }
+
+    /// Writes a pre-encoded JSON fragment as a value (for nesting writers).
+    public mutating func raw(_ json: [UInt8]) { separator(); bytes.append(contentsOf: json) }
+
+    public mutating func field(_ name: String, _ value: String) { key(name); string(value) }
+    public mutating func field<T: BinaryInteger>(_ name: String, _ value: T) { key(name); int(value) }
+    public mutating func field(_ name: String, _ value: Bool) { key(name); bool(value) }
+    public mutating func field(_ name: String, optional value: String?) {
+        key(name)
+        if let value { string(value) } else { null() }
+    }
+    public mutating func field<T: BinaryInteger>(_ name: String, optional value: T?) {
+        key(name)
+        if let value { int(value) } else { null() }
+    }
+
+    /// Renders a decoded value: integers as numbers, bytes as lower-case hex strings, addresses
+    /// and UUIDs in the report contract's text forms.
+    public mutating func value(_ value: FieldValue) {
+        switch value {
+        case .int(let v): int(v)
+        case .uint(let v): int(v)
+        case .bool(let v): bool(v)
+        case .string(let v): string(v)
+        case .bytes(let v): string(Hex.string(v))
+        case .address(let v): string(v.description)
+        case .uuid(let v): string(v.description)
+        case .null: null()
+        case .list(let items):
+            beginArray()
+            for item in items { self.value(item) }
+            endArray()
+        case .object(let fields):
+            beginObject()
+            for field in fields { key(field.name); self.value(field.value) }
+            endObject()
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private mutating func appendString(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": bytes.append(contentsOf: [0x5C, 0x22])
+            case "\\": bytes.append(contentsOf: [0x5C, 0x5C])
+            case "\n": bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case "\r": bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case "\t": bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case "<", ">", "&", "\u{2028}", "\u{2029}":
+                appendUnicodeEscape(scalar.value)
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    appendUnicodeEscape(scalar.value)
+                } else {
+                    bytes.append(contentsOf: Array(String(scalar).utf8))
+                }
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendUnicodeEscape(_ value: UInt32) {
+        bytes.append(contentsOf: [0x5C, UInt8(ascii: "u")])
+        for shift in stride(from: 12, through: 0, by: -4) {
+            bytes.append(Self.hexDigits[Int((value >> UInt32(shift)) & 0xF)])
+        }
+    }
+}

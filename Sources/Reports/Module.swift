@@ -1,1 +1,0 @@
-// Module Reports: see docs/architecture.md.

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+private let systemWrite = Darwin.write
+#endif
+
+/// A buffered writer to a file descriptor: output is collected in a 64 KiB buffer and written
+/// with `write(2)` in large blocks, so printing millions of lines costs few system calls.
+public final class BufferedOutput {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private let capacity: Int
+    /// Set when a write failed (a closed pipe, a full disk); further output is dropped.
+    public private(set) var failed = false
+
+    public init(fileDescriptor: Int32 = 1, capacity: Int = 1 << 16) {
+        fd = fileDescriptor
+        self.capacity = capacity
+        buffer.reserveCapacity(capacity)
+    }
+
+    deinit { flush() }
+
+    public func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= capacity { flush() }
+    }
+
+    public func write(bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= capacity { flush() }
+    }
+
+    public func line(_ text: String) {
+        write(text)
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= capacity { flush() }
+    }
+
+    public func flush() {
+        guard !buffer.isEmpty, !failed else { buffer.removeAll(keepingCapacity: true); return }
+        var offset = 0
+        buffer.withUnsafeBytes { raw in
+            while offset < raw.count {
+                let written = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failed = true
+                    return
+                }
+                offset += written
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
