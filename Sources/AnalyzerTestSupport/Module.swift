@@ -1,1 +1,0 @@
-// Module AnalyzerTestSupport: see docs/architecture.md.

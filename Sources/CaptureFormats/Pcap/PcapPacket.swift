@@ -1,0 +1,58 @@
+import BLEBase
+
+/// The packet of one pcap/pcapng record, normalised by link type (ble-facts §4).
+struct PcapPacket: Equatable {
+    var kind: RecordKind
+    var direction: Direction
+    var payload: [UInt8]
+    var adapter: UInt16?
+    /// Pseudo-header and H4 bytes consumed before `payload`, to subtract from the original length.
+    var consumedHeaderBytes: Int
+    /// True when a pcapng direction flag contradicts the 201 pseudo-header.
+    var directionConflict = false
+
+    /// - 187: H4 type byte, HCI packet; the direction comes from pcapng `epb_flags` if any.
+    /// - 201: `u32 BE direction` (0 sent, 1 received), then H4.
+    /// - 254: `u16 BE adapter`, `u16 BE opcode` (monitor opcodes), payload.
+    ///
+    ///   ```
+    ///   201: +-----------------+------+--------------+   254: +---------+--------+---------+
+    ///        | direction u32BE | type | HCI packet   |        | adapter | opcode | payload |
+    ///        +-----------------+------+--------------+        | u16 BE  | u16 BE |         |
+    ///                                                         +---------+--------+---------+
+    ///   ```
+    /// - Air link types: the whole packet, pseudo-header included, as `.linkLayer`.
+    init(parsing reader: inout ByteReader, linkType: LinkType, role: LinkType.Role,
+         flagsDirection: Direction?) throws(DecodeError) {
+        switch role {
+        case .h4:
+            var consumed = 1
+            var headerDirection: Direction?
+            if linkType == .bluetoothHCIH4WithPHDR {
+                let value = try reader.readUInt32BE("direction")
+                headerDirection = value == 0 ? .sent : (value == 1 ? .received : .unknown)
+                consumed += 4
+            }
+            let frame = try H4Frame(parsing: &reader)
+            kind = frame.type.kind
+            payload = frame.packet
+            consumedHeaderBytes = consumed
+            direction = headerDirection ?? flagsDirection ?? .unknown
+            if let headerDirection, let flagsDirection, headerDirection != flagsDirection {
+                directionConflict = true
+            }
+        case .monitor:
+            adapter = try reader.readUInt16BE("adapter")
+            let opcode = MonitorOpcode(rawValue: try reader.readUInt16BE("opcode"))
+            kind = opcode.kind
+            direction = opcode.direction
+            payload = try MonitorPayload(parsing: &reader, opcode: opcode).bytes
+            consumedHeaderBytes = 4
+        case .linkLayer:
+            kind = .linkLayer(linkType: linkType.rawValue)
+            direction = .unknown
+            payload = reader.readRemainingBytes()
+            consumedHeaderBytes = 0
+        }
+    }
+}
