@@ -18,7 +18,7 @@ public enum CaptureFile {
         var signature = try ContainerSignature.detect(input, file: name, compressed: false)
         var compressed = false
         if signature == .gzip {
-            input = BufferedInput(try GzipSource(upstream: source, name: name))
+            input = BufferedInput(try GzipSource(upstream: input, name: name))
             compressed = true
             signature = try ContainerSignature.detect(input, file: name, compressed: true)
         }

@@ -83,3 +83,13 @@ final class BufferedInput {
         if let sourceError { throw sourceError }
     }
 }
+
+/// A buffered input is itself a source: gzip detection reads the first bytes through one, and
+/// the inflater then reads the compressed bytes from it, those first bytes included.
+extension BufferedInput: ByteSource {
+    func read(max: Int) throws(CaptureError) -> [UInt8] {
+        let count = fill(1) == 0 ? 0 : min(max, buffered)
+        if count == 0, let sourceError { throw sourceError }
+        return take(count) ?? []
+    }
+}

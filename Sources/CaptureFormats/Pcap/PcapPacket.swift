@@ -6,8 +6,9 @@ struct PcapPacket: Equatable {
     var direction: Direction
     var payload: [UInt8]
     var adapter: UInt16?
-    /// Pseudo-header and H4 bytes consumed before `payload`, to subtract from the original length.
-    var consumedHeaderBytes: Int
+    /// Record bytes that are not in `payload` (pseudo-header, H4 type byte, text framing), to
+    /// subtract from the original length.
+    var consumedHeaderBytes = 0
     /// True when a pcapng direction flag contradicts the 201 pseudo-header.
     var directionConflict = false
 
@@ -24,19 +25,17 @@ struct PcapPacket: Equatable {
     /// - Air link types: the whole packet, pseudo-header included, as `.linkLayer`.
     init(parsing reader: inout ByteReader, linkType: LinkType, role: LinkType.Role,
          flagsDirection: Direction?) throws(DecodeError) {
+        let recordBytes = reader.remaining
         switch role {
         case .h4:
-            var consumed = 1
             var headerDirection: Direction?
             if linkType == .bluetoothHCIH4WithPHDR {
                 let value = try reader.readUInt32BE("direction")
                 headerDirection = value == 0 ? .sent : (value == 1 ? .received : .unknown)
-                consumed += 4
             }
             let frame = try H4Frame(parsing: &reader)
             kind = frame.type.kind
             payload = frame.packet
-            consumedHeaderBytes = consumed
             direction = headerDirection ?? flagsDirection ?? .unknown
             if let headerDirection, let flagsDirection, headerDirection != flagsDirection {
                 directionConflict = true
@@ -47,12 +46,11 @@ struct PcapPacket: Equatable {
             kind = opcode.kind
             direction = opcode.direction
             payload = try MonitorPayload(parsing: &reader, opcode: opcode).bytes
-            consumedHeaderBytes = 4
         case .linkLayer:
             kind = .linkLayer(linkType: linkType.rawValue)
             direction = .unknown
             payload = reader.readRemainingBytes()
-            consumedHeaderBytes = 0
         }
+        consumedHeaderBytes = recordBytes - payload.count
     }
 }
