@@ -47,12 +47,16 @@ struct PacketLoggerRecordHeader: Equatable {
 }
 
 /// Which byte order a PacketLogger file uses, decided from its first records the way Wireshark
-/// and BlueZ decide: the length's high bytes are zero, and the first records (up to five) must
-/// have possible lengths, microseconds below one second and known types.
+/// and BlueZ decide: possible lengths, microseconds below one second, known types, times within
+/// a day of each other. The first two records must pass (the first alone in a one-record file);
+/// a failure among records three to five is left to the reader to report, so that a file
+/// damaged early is still read up to the damage.
 enum PacketLoggerDetection {
     static let recordsChecked = 5
+    static let recordsRequired = 2
 
-    /// The byte order whose reading of `reader` passes the checks; nil when neither does.
+    /// The byte order (true: big-endian) whose reading of `reader` passes the checks; nil when
+    /// neither does.
     static func byteOrder(of reader: ByteReader) -> Bool? {
         for bigEndian in [true, false] where plausible(reader, bigEndian: bigEndian) {
             return bigEndian
@@ -66,12 +70,13 @@ enum PacketLoggerDetection {
         var previous: UInt32?
         while checked < recordsChecked, reader.remaining >= PacketLoggerRecordHeader.size {
             guard let header = try? PacketLoggerRecordHeader(parsing: &reader, bigEndian: bigEndian),
-                  header.isPlausible(after: previous) else { return false }
+                  header.isPlausible(after: previous) else { return checked >= recordsRequired }
             checked += 1
             previous = header.seconds
             let payload = Int(header.length) - PacketLoggerRecordHeader.headerAfterLength
             guard (try? reader.skip(payload)) != nil else { break }
         }
+        // Five good records, or fewer with nothing after them.
         return checked > 0
     }
 }
