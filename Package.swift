@@ -27,7 +27,7 @@ let package = Package(
         .executableTarget(name: "bledecode", dependencies: [
             "Reports", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .target(name: "AnalyzerTestSupport", dependencies: ["BLEBase", "CaptureFormats"]),
+        .target(name: "AnalyzerTestSupport", dependencies: ["BLEBase", "CaptureFormats", "CZlib"]),
         .executableTarget(name: "make-samples", dependencies: ["AnalyzerTestSupport"]),
         .testTarget(name: "BLEBaseTests", dependencies: ["BLEBase", "AssignedNumbers"]),
         .testTarget(name: "CaptureFormatsTests", dependencies: ["CaptureFormats", "AnalyzerTestSupport"]),

@@ -48,7 +48,7 @@ public enum NoteSource: String, Sendable, Codable {
 
 /// One record of any capture format: the single type every reader yields
 /// (the style guide's point 2; BlueZ `btsnoop.c` maps PacketLogger types the same way).
-public struct CaptureRecord: Sendable {
+public struct CaptureRecord: Sendable, Equatable {
     /// 1-based record number, as Wireshark numbers frames.
     public var index: Int
     /// Microseconds since the Unix epoch.

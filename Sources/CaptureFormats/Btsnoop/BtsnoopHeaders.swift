@@ -1,0 +1,60 @@
+import BLEBase
+
+/// The btsnoop file header (ble-facts §1; the FTE "BT Snoop File Format" page).
+///
+/// ```
+/// +----------------------------------+-------------+-------------+
+/// | magic "btsnoop\0"                | version     | datalink    |
+/// | 8 bytes                          | u32 BE (=1) | u32 BE      |
+/// +----------------------------------+-------------+-------------+
+/// ```
+struct BtsnoopFileHeader: Equatable {
+    static let size = 16
+    static let magic: [UInt8] = Array("btsnoop".utf8) + [0]
+
+    var version: UInt32
+    var datalink: BtsnoopDatalink
+
+    init(parsing reader: inout ByteReader) throws(DecodeError) {
+        let at = reader.reportedOffset
+        guard try reader.readBytes(8, "magic") == Self.magic else {
+            throw DecodeError.invalid(layer: .capture, field: "magic", at: at, reason: "not \"btsnoop\\0\"")
+        }
+        version = try reader.readUInt32BE("version")
+        datalink = BtsnoopDatalink(rawValue: try reader.readUInt32BE("datalink"))
+    }
+}
+
+/// A btsnoop record header; the packet follows (ble-facts §1).
+///
+/// ```
+/// +-----------+-----------+-----------+-----------+-----------------------+
+/// | orig_len  | incl_len  | flags     | cum_drops | timestamp             |
+/// | u32 BE    | u32 BE    | u32 BE    | u32 BE    | i64 BE, µs since 0 AD |
+/// +-----------+-----------+-----------+-----------+-----------------------+
+/// ```
+struct BtsnoopRecordHeader: Equatable {
+    static let size = 24
+    /// Microseconds from 0000-01-01 (proleptic Gregorian) to the Unix epoch (Wireshark
+    /// `KUnixTimeBase`).
+    static let unixEpochOffset: Int64 = 0x00dc_ddb3_0f2f_8000
+    /// The largest record Wireshark accepts; anything bigger is damage, not a packet.
+    static let maximumIncludedLength: UInt32 = 262_144
+
+    var originalLength: UInt32
+    var includedLength: UInt32
+    var flags: UInt32
+    var cumulativeDrops: UInt32
+    var timestamp: Int64
+
+    init(parsing reader: inout ByteReader) throws(DecodeError) {
+        originalLength = try reader.readUInt32BE("orig_len")
+        includedLength = try reader.readUInt32BE("incl_len")
+        flags = try reader.readUInt32BE("flags")
+        cumulativeDrops = try reader.readUInt32BE("cum_drops")
+        timestamp = Int64(bitPattern: try reader.readUInt64BE("timestamp"))
+    }
+
+    /// Microseconds since the Unix epoch (wrapping, so damaged values cannot trap).
+    var unixMicroseconds: Int64 { timestamp &- Self.unixEpochOffset }
+}

@@ -1,0 +1,40 @@
+import BLEBase
+
+/// The packet of one btsnoop record, normalised to a record kind, a direction and the HCI
+/// packet (or text) bytes.
+struct BtsnoopPacket: Equatable {
+    var kind: RecordKind
+    var direction: Direction
+    var payload: [UInt8]
+    var adapter: UInt16?
+    /// Record bytes that are not in `payload` (H4 type byte, text framing), to subtract from the
+    /// original length.
+    var consumedHeaderBytes = 0
+
+    /// - 1001 (H1): flags bit 0 = direction (1 received), bit 1 = command/event (1) or ACL (0).
+    /// - 1002 (H4): the first byte is the H4 packet type (Core v5.4 Vol 4 Part A §2).
+    /// - 2001 (Linux monitor): flags = adapter index << 16 | monitor opcode.
+    init(parsing reader: inout ByteReader, datalink: BtsnoopDatalink, flags: UInt32) throws(DecodeError) {
+        let recordBytes = reader.remaining
+        let received = flags & 0x1 != 0
+        switch datalink {
+        case .h4:
+            let frame = try H4Frame(parsing: &reader)
+            kind = frame.type.kind
+            direction = received ? .received : .sent
+            payload = frame.packet
+        case .linuxMonitor:
+            let opcode = MonitorOpcode(rawValue: UInt16(truncatingIfNeeded: flags))
+            kind = opcode.kind
+            direction = opcode.direction
+            payload = try MonitorPayload(parsing: &reader, opcode: opcode).bytes
+            adapter = UInt16(truncatingIfNeeded: flags >> 16)
+        default:
+            let commandOrEvent = flags & 0x2 != 0
+            kind = commandOrEvent ? (received ? .hciEvent : .hciCommand) : .aclData
+            direction = received ? .received : .sent
+            payload = reader.readRemainingBytes()
+        }
+        consumedHeaderBytes = recordBytes - payload.count
+    }
+}

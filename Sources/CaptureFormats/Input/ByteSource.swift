@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A forward-only producer of bytes: a file descriptor, standard input, or an inflater.
+protocol ByteSource: AnyObject {
+    /// Up to `max` next bytes; empty at the end of the input.
+    func read(max: Int) throws(CaptureError) -> [UInt8]
+}
+
+/// Reads a file descriptor (a file or standard input) with plain `read(2)` calls.
+final class FileDescriptorSource: ByteSource {
+    let descriptor: Int32
+    let name: String
+    private let ownsDescriptor: Bool
+
+    init(descriptor: Int32, name: String, ownsDescriptor: Bool) {
+        self.descriptor = descriptor
+        self.name = name
+        self.ownsDescriptor = ownsDescriptor
+    }
+
+    /// Opens `path` read-only.
+    convenience init(opening path: String) throws(CaptureError) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw CaptureError(file: path, message: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        var status = stat()
+        if fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw CaptureError(file: path, message: "cannot open: is a directory")
+        }
+        self.init(descriptor: fd, name: path, ownsDescriptor: true)
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    func read(max: Int) throws(CaptureError) -> [UInt8] {
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: max) { buffer, initialized in
+            while true {
+                let count = systemRead(descriptor, buffer.baseAddress, max)
+                if count >= 0 {
+                    initialized = count
+                    return
+                }
+                if errno != EINTR {
+                    failure = errno
+                    initialized = 0
+                    return
+                }
+            }
+        }
+        guard failure == 0 else {
+            throw CaptureError(file: name, message: "read error: \(String(cString: strerror(failure)))")
+        }
+        return bytes
+    }
+}
+
+/// `read(2)`, named apart from `ByteSource.read(max:)` so member lookup does not shadow it.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, buffer, count)
+}

@@ -1,0 +1,92 @@
+import BLEBase
+
+/// Reads Apple PacketLogger files record by record; after a record with an impossible length it
+/// scans forward for the next plausible record header.
+final class PacketLoggerReader: RecordReader {
+    let info: CaptureInfo
+    private let input: BufferedInput
+    private let bigEndian: Bool
+    private var log: DiagnosticLog
+    private var recordNumber = 0
+    private var previousSeconds: UInt32?
+    private var finished = false
+
+    var diagnostics: [CaptureDiagnostic] { log.entries }
+
+    init(input: BufferedInput, path: String, bigEndian: Bool, compressed: Bool) {
+        self.input = input
+        self.bigEndian = bigEndian
+        log = DiagnosticLog(file: path)
+        info = CaptureInfo(path: path, container: .packetLogger,
+                           linkTypeDescription: bigEndian ? "PacketLogger big-endian (v1)" : "PacketLogger little-endian (v2)",
+                           linkType: nil, compressed: compressed)
+    }
+
+    func next() -> CaptureRecord? {
+        while !finished {
+            let offset = input.offset
+            var headerReader = input.peek(PacketLoggerRecordHeader.size)
+            if headerReader.isAtEnd { return finish() }
+            let number = recordNumber + 1
+            guard headerReader.remaining == PacketLoggerRecordHeader.size,
+                  let header = try? PacketLoggerRecordHeader(parsing: &headerReader, bigEndian: bigEndian) else {
+                log.truncatedFinalRecord(record: number, at: offset, have: input.buffered,
+                                         total: PacketLoggerRecordHeader.size, header: true)
+                return finish()
+            }
+            guard header.hasPossibleLength else {
+                recordNumber = number
+                log.add(.error, .impossibleLength, record: number, at: offset,
+                        "impossible record length \(header.length)")
+                resynchronise(from: offset)
+                continue
+            }
+            let total = 4 + Int(header.length)
+            guard let bytes = input.take(total) else {
+                log.truncatedFinalRecord(record: number, at: offset, have: input.fill(total), total: total, header: false)
+                return finish()
+            }
+            recordNumber = number
+            previousSeconds = header.seconds
+            var reader = ByteReader(bytes, layer: .capture, baseOffset: offset)
+            guard (try? reader.skip(PacketLoggerRecordHeader.size, "record header")) != nil else { return finish() }
+            let payload = PacketLoggerPayload(parsing: &reader, type: header.type)
+            if !header.type.isKnown {
+                log.add(.warning, .unknownRecordType, record: number, at: offset,
+                        "unknown PacketLogger record type \(Hex.code(header.type.rawValue)); kept raw")
+            }
+            return CaptureRecord(index: number, timestampUs: header.unixMicroseconds, direction: header.type.direction,
+                                 kind: header.type.kind, payload: payload.bytes, fileOffset: offset)
+        }
+        return nil
+    }
+
+    /// Skips bytes one at a time from just after `offset` until a plausible header starts (see
+    /// `PacketLoggerRecordHeader.isPlausible`), and reports how many were skipped.
+    private func resynchronise(from offset: Int) {
+        var skipped = input.skip(1)
+        while true {
+            var reader = input.peek(PacketLoggerRecordHeader.size)
+            guard reader.remaining == PacketLoggerRecordHeader.size else {
+                skipped += input.skip(reader.remaining)
+                log.add(.warning, .resynchronised, record: nil, at: offset,
+                        "no plausible record header after this point: \(skipped) byte(s) skipped to the end")
+                _ = finish()
+                return
+            }
+            if let header = try? PacketLoggerRecordHeader(parsing: &reader, bigEndian: bigEndian),
+               header.isPlausible(after: previousSeconds) {
+                log.add(.warning, .resynchronised, record: nil, at: offset,
+                        "skipped \(skipped) byte(s) to the next plausible record header at byte \(input.offset)")
+                return
+            }
+            skipped += input.skip(1)
+        }
+    }
+
+    private func finish() -> CaptureRecord? {
+        finished = true
+        log.finish(cutRecords: 0, sourceError: input.sourceError)
+        return nil
+    }
+}

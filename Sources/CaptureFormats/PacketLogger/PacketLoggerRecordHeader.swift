@@ -1,0 +1,82 @@
+import BLEBase
+
+/// An Apple PacketLogger record header (ble-facts §2). There is no file header; records follow
+/// one another. Old files are big-endian ("v1"), newer ones little-endian ("v2").
+///
+/// ```
+/// +-----------+-----------+-----------+------+----------------------+
+/// | length    | ts_secs   | ts_usecs  | type | payload              |
+/// | u32       | u32       | u32       | u8   | length - 9 bytes     |
+/// +-----------+-----------+-----------+------+----------------------+
+///   length counts everything after itself
+/// ```
+struct PacketLoggerRecordHeader: Equatable {
+    static let size = 13
+    /// Bytes after the length field that are header, not payload.
+    static let headerAfterLength = 9
+    /// The longest record: a 64 KiB payload plus the header after the length field.
+    static let maximumLength: UInt32 = 65_536 + 9
+    /// A resynchronised record must lie within a day of the previous one.
+    static let plausibleGapSeconds: Int64 = 86_400
+
+    var length: UInt32
+    var seconds: UInt32
+    var microseconds: UInt32
+    var type: PacketLoggerType
+
+    init(parsing reader: inout ByteReader, bigEndian: Bool) throws(DecodeError) {
+        length = UInt32(truncatingIfNeeded: try reader.readUnsigned(4, bigEndian: bigEndian, field: "length"))
+        seconds = UInt32(truncatingIfNeeded: try reader.readUnsigned(4, bigEndian: bigEndian, field: "ts_secs"))
+        microseconds = UInt32(truncatingIfNeeded: try reader.readUnsigned(4, bigEndian: bigEndian, field: "ts_usecs"))
+        type = PacketLoggerType(rawValue: try reader.readUInt8("type"))
+    }
+
+    var hasPossibleLength: Bool {
+        length >= UInt32(Self.headerAfterLength) && length <= Self.maximumLength
+    }
+
+    /// A header that could start a record: possible length, microseconds below a second, a
+    /// known type, and (when given) a time within a day of `previousSeconds`.
+    func isPlausible(after previousSeconds: UInt32?) -> Bool {
+        guard hasPossibleLength, microseconds < 1_000_000, type.isKnown else { return false }
+        guard let previousSeconds else { return true }
+        return abs(Int64(seconds) - Int64(previousSeconds)) <= Self.plausibleGapSeconds
+    }
+
+    var unixMicroseconds: Int64 { Int64(seconds) * 1_000_000 + Int64(microseconds) }
+}
+
+/// Which byte order a PacketLogger file uses, decided from its first records the way Wireshark
+/// and BlueZ decide: possible lengths, microseconds below one second, known types, times within
+/// a day of each other. The first two records must pass (the first alone in a one-record file);
+/// a failure among records three to five is left to the reader to report, so that a file
+/// damaged early is still read up to the damage.
+enum PacketLoggerDetection {
+    static let recordsChecked = 5
+    static let recordsRequired = 2
+
+    /// The byte order (true: big-endian) whose reading of `reader` passes the checks; nil when
+    /// neither does.
+    static func byteOrder(of reader: ByteReader) -> Bool? {
+        for bigEndian in [true, false] where plausible(reader, bigEndian: bigEndian) {
+            return bigEndian
+        }
+        return nil
+    }
+
+    private static func plausible(_ start: ByteReader, bigEndian: Bool) -> Bool {
+        var reader = start
+        var checked = 0
+        var previous: UInt32?
+        while checked < recordsChecked, reader.remaining >= PacketLoggerRecordHeader.size {
+            guard let header = try? PacketLoggerRecordHeader(parsing: &reader, bigEndian: bigEndian),
+                  header.isPlausible(after: previous) else { return checked >= recordsRequired }
+            checked += 1
+            previous = header.seconds
+            let payload = Int(header.length) - PacketLoggerRecordHeader.headerAfterLength
+            guard (try? reader.skip(payload)) != nil else { break }
+        }
+        // Five good records, or fewer with nothing after them.
+        return checked > 0
+    }
+}

@@ -1,0 +1,168 @@
+import BLEBase
+
+/// Where one packet record sits in a pcap or pcapng file, and the pcapng direction flags.
+struct PacketFrame: Equatable {
+    var offset: Int
+    /// The record's whole size in the file, header included.
+    var size: Int
+    /// Offset of the packet bytes (after the record or block header).
+    var dataOffset: Int
+    /// `epb_flags` bits 0–1 as a direction (pcapng only; nil when absent or 0).
+    var direction: Direction?
+}
+
+enum FrameStep: Equatable {
+    case frame(PacketFrame)
+    /// The file ends `have` bytes into a record of `total` bytes (`header`: into its fixed header).
+    case truncated(offset: Int, have: Int, total: Int, header: Bool)
+    case end
+    /// The walk cannot go on (a block length no block can have).
+    case lost(offset: Int, reason: String)
+}
+
+/// Walks a pcap or pcapng file's records itself, in step with libpcap, for what libpcap does not
+/// expose: file offsets, the exact place of a truncated final record, and pcapng EPB flags.
+protocol FrameWalker: AnyObject {
+    func next() -> FrameStep
+}
+
+/// Classic pcap records: a 24-byte file header, then per record a 16-byte header whose third
+/// field is the captured length (tcpdump.org pcap file format).
+///
+/// ```
+/// +----------+----------+----------+----------+----------------------+
+/// | ts_sec   | ts_usec  | incl_len | orig_len | packet (incl_len)    |
+/// | u32      | u32      | u32      | u32      |                      |
+/// +----------+----------+----------+----------+----------------------+
+/// ```
+final class PcapFrameWalker: FrameWalker {
+    static let fileHeaderSize = 24
+    static let recordHeaderSize = 16
+    private let input: BufferedInput
+    private let bigEndian: Bool
+
+    /// `input` is positioned at the file header; `bigEndian` comes from the magic.
+    init(input: BufferedInput, bigEndian: Bool) {
+        self.input = input
+        self.bigEndian = bigEndian
+        _ = input.skip(Self.fileHeaderSize)
+    }
+
+    func next() -> FrameStep {
+        let offset = input.offset
+        var reader = input.peek(Self.recordHeaderSize)
+        if reader.isAtEnd { return .end }
+        guard reader.remaining == Self.recordHeaderSize,
+              (try? reader.skip(8)) != nil,
+              let included = try? reader.readUnsigned(4, bigEndian: bigEndian, field: "incl_len") else {
+            return .truncated(offset: offset, have: reader.remaining, total: Self.recordHeaderSize, header: true)
+        }
+        let total = Self.recordHeaderSize + Int(included)
+        let skipped = input.skip(total)
+        guard skipped == total else { return .truncated(offset: offset, have: skipped, total: total, header: false) }
+        return .frame(PacketFrame(offset: offset, size: total, dataOffset: offset + Self.recordHeaderSize, direction: nil))
+    }
+}
+
+/// pcapng blocks (draft-ietf-opsawg-pcapng §3–§4): yields one frame per packet block (Enhanced,
+/// Simple, obsolete Packet) with the direction bits of its flags option, and skips other blocks.
+///
+/// ```
+/// +------------+--------------+--------------------------+--------------+
+/// | block type | total length | body                     | total length |
+/// | u32        | u32          | (total length - 12)      | u32          |
+/// +------------+--------------+--------------------------+--------------+
+/// ```
+final class PcapngFrameWalker: FrameWalker {
+    static let sectionHeaderType: UInt32 = 0x0A0D_0D0A
+    static let packetBlockType: UInt32 = 2
+    static let simplePacketBlockType: UInt32 = 3
+    static let enhancedPacketBlockType: UInt32 = 6
+    /// libpcap's own cap on a block's size.
+    static let maximumBlockLength = 16 * 1024 * 1024
+    /// The `epb_flags` / `pack_flags` option code (pcapng §4.3.1).
+    static let flagsOptionCode: UInt16 = 2
+
+    private let input: BufferedInput
+    /// From the byte-order magic of the current section header.
+    private var bigEndian = false
+
+    init(input: BufferedInput) {
+        self.input = input
+    }
+
+    func next() -> FrameStep {
+        while true {
+            let offset = input.offset
+            var head = input.peek(12)
+            if head.isAtEnd { return .end }
+            guard head.remaining >= 8,
+                  let type = try? head.readUInt32LE("block type") else {
+                return .truncated(offset: offset, have: head.remaining, total: 8, header: true)
+            }
+            if type == Self.sectionHeaderType {
+                // The byte-order magic 0x1A2B3C4D follows the length and sets the section's order.
+                guard head.remaining >= 8, (try? head.skip(4)) != nil,
+                      let magic = try? head.readUInt32BE("byte-order magic") else {
+                    return .truncated(offset: offset, have: head.remaining + 4, total: 12, header: true)
+                }
+                bigEndian = magic == 0x1A2B_3C4D
+            }
+            var lengthReader = input.peek(8)
+            guard (try? lengthReader.skip(4)) != nil,
+                  let rawLength = try? lengthReader.readUnsigned(4, bigEndian: bigEndian, field: "block total length") else {
+                return .truncated(offset: offset, have: lengthReader.remaining, total: 8, header: true)
+            }
+            let length = Int(rawLength)
+            guard length >= 12, length % 4 == 0, length <= Self.maximumBlockLength else {
+                return .lost(offset: offset, reason: "block at byte \(offset) has impossible total length \(length)")
+            }
+            guard let block = input.take(length) else {
+                return .truncated(offset: offset, have: input.fill(length), total: length, header: false)
+            }
+            let blockType = type == Self.sectionHeaderType ? type : (bigEndian ? type.byteSwapped : type)
+            switch blockType {
+            case Self.enhancedPacketBlockType, Self.packetBlockType:
+                var reader = ByteReader(block, layer: .capture, baseOffset: offset)
+                let direction = try? packetFlagsDirection(&reader)
+                // EPB and PB bodies start 28 bytes in; their headers are 8 + 20 bytes.
+                return .frame(PacketFrame(offset: offset, size: length, dataOffset: offset + 28, direction: direction ?? nil))
+            case Self.simplePacketBlockType:
+                // SPB: type, length, original length, then the packet (§4.4).
+                return .frame(PacketFrame(offset: offset, size: length, dataOffset: offset + 12, direction: nil))
+            default:
+                continue
+            }
+        }
+    }
+
+    /// EPB (§4.3): type, length, interface id u32, timestamp 2×u32, captured u32, original u32,
+    /// data padded to 32 bits, options. The obsolete Packet Block (Appendix A) has interface id
+    /// and drops count as two u16 instead of the u32 interface id; otherwise the same.
+    private func packetFlagsDirection(_ reader: inout ByteReader) throws(DecodeError) -> Direction? {
+        try reader.skip(8, "block header")
+        try reader.skip(4, "interface id (and PB drops count)")
+        try reader.skip(8, "timestamp")
+        let captured = Int(try reader.readUnsigned(4, bigEndian: bigEndian, field: "captured length"))
+        try reader.skip(4, "original length")
+        try reader.skip((captured + 3) & ~3, "packet data")
+        guard reader.remaining >= 4 else { return nil }
+        var options = try reader.slice(byteCount: reader.remaining - 4)
+        while options.remaining >= 4 {
+            let code = UInt16(truncatingIfNeeded: try options.readUnsigned(2, bigEndian: bigEndian, field: "option code"))
+            let length = Int(try options.readUnsigned(2, bigEndian: bigEndian, field: "option length"))
+            if code == 0 { break }
+            if code == Self.flagsOptionCode, length == 4 {
+                let flags = try options.readUnsigned(4, bigEndian: bigEndian, field: "epb_flags")
+                // Bits 0–1: 01 inbound (received by the host), 10 outbound (sent).
+                switch flags & 0x3 {
+                case 1: return .received
+                case 2: return .sent
+                default: return nil
+                }
+            }
+            try options.skip((length + 3) & ~3, "option value")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,100 @@
+import AnalyzerTestSupport
+import CaptureFormats
+import Testing
+
+@Suite struct PcapTests {
+    static let records = Array(Fixtures.hciRecords.prefix(3))
+
+    @Test func unsupportedLinkType() {
+        let bytes = CaptureWriter.pcap([], linkType: 1)
+        #expect(Fixtures.openError(bytes)?.message == "unsupported pcap link type 1 (EN10MB)")
+        #expect(Fixtures.openError(CaptureWriter.pcapng([], linkType: 1))?.message == "unsupported pcap link type 1 (EN10MB)")
+    }
+
+    @Test func everyTruncatedFileHeader() {
+        let pcap = CaptureWriter.pcap([])
+        for length in 1..<24 {
+            #expect(Fixtures.openError(Array(pcap.prefix(length)))?.message
+                    == "file ends inside the pcap file header: \(length) of 24 bytes", "length \(length)")
+        }
+        let pcapng = CaptureWriter.pcapng([])
+        for length in 1..<28 {
+            #expect(Fixtures.openError(Array(pcapng.prefix(length)))?.message
+                    == "file ends inside the pcapng section header block: \(length) of 28 bytes", "length \(length)")
+        }
+    }
+
+    @Test func everyTruncatedPcapRecord() throws {
+        let whole = CaptureWriter.pcap(Self.records)
+        let last = 16 + 5 + Self.records[2].payload.count     // record header, 201 header + H4 byte, payload
+        let lastOffset = whole.count - last
+        for length in 0..<last {
+            let result = try Fixtures.read(Array(whole.prefix(lastOffset + length)))
+            #expect(Fixtures.withoutOffsets(result.records) == Array(Self.records.prefix(2)))
+            let expected = length == 0 ? []
+                : [length < 16 ? "file ends inside the record header: \(length) of 16 bytes"
+                               : "file ends inside the record: \(length) of \(last) bytes"]
+            #expect(result.diagnostics.map(\.message) == expected, "length \(length)")
+            #expect(result.diagnostics.allSatisfy { $0.recordNumber == 3 && $0.byteOffset == lastOffset && $0.kind == .truncatedFinalRecord })
+        }
+    }
+
+    @Test func everyTruncatedPcapngBlock() throws {
+        let whole = CaptureWriter.pcapng(Self.records)
+        // EPB: 28-byte header, 201 header + H4 + 11 payload bytes padded to 16, flags option 12, trailer 4.
+        let last = 28 + 16 + 12 + 4
+        let lastOffset = whole.count - last
+        for length in 0..<last {
+            let result = try Fixtures.read(Array(whole.prefix(lastOffset + length)))
+            #expect(Fixtures.withoutOffsets(result.records) == Array(Self.records.prefix(2)))
+            let expected = length == 0 ? []
+                : [length < 8 ? "file ends inside the record header: \(length) of 8 bytes"
+                              : "file ends inside the record: \(length) of \(last) bytes"]
+            #expect(result.diagnostics.map(\.message) == expected, "length \(length)")
+            #expect(result.diagnostics.allSatisfy { $0.recordNumber == 3 && $0.byteOffset == lastOffset })
+        }
+    }
+
+    @Test func pcapngFlagsGiveH4ItsDirection() throws {
+        let result = try Fixtures.read(CaptureWriter.pcapng(Self.records, linkType: 187))
+        #expect(result.records.map(\.direction) == [.sent, .received, .sent])
+        let plain = try Fixtures.read(CaptureWriter.pcap(Self.records, linkType: 187))
+        #expect(plain.records.map(\.direction) == [.unknown, .unknown, .unknown])
+    }
+
+    @Test func pcapngFlagsContradictingThe201HeaderAreReportedOnce() throws {
+        // Flip every epb_flags option (code 2, length 4, little-endian: 02 00 04 00) from
+        // inbound to outbound and back; the 201 direction headers stay as written.
+        var bytes = CaptureWriter.pcapng(Self.records, linkType: 201)
+        var flipped = 0
+        var i = 0
+        while i + 8 <= bytes.count {
+            if Array(bytes[i..<i + 4]) == [0x02, 0x00, 0x04, 0x00] {
+                bytes[i + 4] = bytes[i + 4] == 1 ? 2 : 1
+                flipped += 1
+                i += 8
+            } else {
+                i += 4
+            }
+        }
+        #expect(flipped == 3)
+        let result = try Fixtures.read(bytes)
+        #expect(result.records.map(\.direction) == Self.records.map(\.direction))
+        #expect(result.diagnostics.map(\.message) == [
+            "epb_flags direction contradicts the link-type 201 direction header; using the header",
+        ])
+    }
+
+    @Test func gzipPcapngGoesThroughATemporaryFile() throws {
+        // libpcap reads gzip input from a spooled temporary file; the records are the same.
+        let bytes = CaptureWriter.pcapng(Self.records)
+        let plain = try Fixtures.read(bytes)
+        let compressed = try Fixtures.read(CaptureWriter.gzip(bytes))
+        #expect(plain.records == compressed.records)
+    }
+
+    @Test func linkTypeNames() {
+        #expect(LinkType(rawValue: 201).name == "Bluetooth HCI H4 with direction pseudo-header")
+        #expect(LinkType(rawValue: 999).name == "Unknown (999)")
+    }
+}
