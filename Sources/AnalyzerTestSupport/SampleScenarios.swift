@@ -84,7 +84,7 @@ public enum SampleScenarios {
         s.discover(handle: h2, model: lock)
         s.writeRequest(handle: h2, attribute: battery, value: [0x64], errorCode: 0x03)   // Write Not Permitted
         s.writeRequest(handle: h2, attribute: notify.cccdHandle!, value: [0x01, 0x00])
-        let log = (0..<60).map { UInt8($0 &* 7 &+ 3) }
+        let log = (0..<60).map { UInt8(truncatingIfNeeded: $0 * 7 + 3) }
         s.vendorCommand(handle: h2, write: write, notify: notify.valueHandle, command: 0x20, sequence: 0xC3,
                         request: [], response: [0x00] + log, mtu: 23)           // split over 4 notifications
         s.writeCommand(handle: h2, attribute: write,

@@ -20,7 +20,7 @@ let outputs: [(String, [UInt8])] = [
 for (name, bytes) in outputs {
     let path = folder + "/" + name
     guard let file = fopen(path, "wb") else {
-        fputs("make-samples: cannot write \(path)\n", stderr)
+        print("make-samples: cannot write \(path)")
         exit(1)
     }
     _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
