@@ -53,7 +53,10 @@ extension SignallingParameters {
     }
 }
 
-private func cidField(_ name: String, _ id: ChannelID) -> Field { .code(name, id.rawValue, width: 4, label: id.name) }
+/// A CID shown as `0x0040`, fixed channels with their name (`ATT (0x0004)`).
+private func cidField(_ name: String, _ id: ChannelID) -> Field {
+    .code(name, id.rawValue, width: 4, label: id.isDynamic ? nil : id.name)
+}
 
 private func cidList(_ name: String, _ ids: [ChannelID]) -> Field {
     Field(name, .list(ids.map { .int(Int64($0.rawValue)) }))
