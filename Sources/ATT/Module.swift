@@ -1,1 +1,0 @@
-// Module ATT: see docs/architecture.md.

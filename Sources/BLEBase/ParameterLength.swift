@@ -1,0 +1,27 @@
+/// The size rule a protocol table states for a PDU's parameters: exactly `n` bytes, or at
+/// least `n`. Checked once, before the per-code decoder runs (the style guide's point 9).
+public enum ParameterLength: Sendable, Equatable {
+    case fixed(Int)
+    case atLeast(Int)
+
+    /// Throws `truncated` when `reader` holds too few bytes and `leftover` when a fixed-size
+    /// structure is followed by more; reads nothing.
+    public func check(_ reader: ByteReader, structure: String) throws(DecodeError) {
+        switch self {
+        case .fixed(let size):
+            guard reader.remaining >= size else {
+                throw DecodeError.truncated(layer: reader.layer, field: "\(structure) parameters",
+                                            at: reader.reportedOffset, needed: size, available: reader.remaining)
+            }
+            guard reader.remaining == size else {
+                throw DecodeError.leftover(layer: reader.layer, structure: structure,
+                                           at: reader.reportedOffset + size, count: reader.remaining - size)
+            }
+        case .atLeast(let size):
+            guard reader.remaining >= size else {
+                throw DecodeError.truncated(layer: reader.layer, field: "\(structure) parameters",
+                                            at: reader.reportedOffset, needed: size, available: reader.remaining)
+            }
+        }
+    }
+}

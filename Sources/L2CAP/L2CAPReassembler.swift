@@ -1,0 +1,190 @@
+import BLEBase
+
+/// Which fragment stream a fragment belongs to: one per link and direction.
+///
+/// For HCI captures `connection` is the 12-bit ACL connection handle; for air captures it is the
+/// link-layer access address. `direction` is the caller's own code for the way the data travels.
+public struct FragmentStreamKey: Hashable, Sendable {
+    /// Controller index when the capture carries one.
+    public var adapter: UInt16?
+    public var connection: UInt32
+    public var direction: UInt8
+
+    public init(adapter: UInt16? = nil, connection: UInt32, direction: UInt8) {
+        self.adapter = adapter
+        self.connection = connection
+        self.direction = direction
+    }
+}
+
+/// A complete L2CAP basic frame rebuilt from one or more fragments.
+public struct L2CAPFrame: Sendable, Equatable {
+    public var channelID: ChannelID
+    /// The information payload (header removed).
+    public var payload: [UInt8]
+    public var firstRecordIndex: Int
+    public var lastRecordIndex: Int
+    public var firstTimestampUs: Int64
+    public var lastTimestampUs: Int64
+    public var fragmentCount: Int
+
+    public init(channelID: ChannelID, payload: [UInt8], firstRecordIndex: Int, lastRecordIndex: Int,
+                firstTimestampUs: Int64, lastTimestampUs: Int64, fragmentCount: Int) {
+        self.channelID = channelID
+        self.payload = payload
+        self.firstRecordIndex = firstRecordIndex
+        self.lastRecordIndex = lastRecordIndex
+        self.firstTimestampUs = firstTimestampUs
+        self.lastTimestampUs = lastTimestampUs
+        self.fragmentCount = fragmentCount
+    }
+}
+
+/// A PDU still being collected, as reported when it cannot complete.
+public struct PartialL2CAPFrame: Sendable, Equatable {
+    public var key: FragmentStreamKey
+    /// The basic header, once its four bytes have arrived.
+    public var header: L2CAPBasicHeader?
+    /// The PDU's bytes from its first byte (header included), up to the first byte the capturing
+    /// tool cut away.
+    public var bytes: [UInt8]
+    /// Bytes carried by every fragment so far, header included.
+    public var receivedByteCount: Int
+    /// Bytes the capturing tool cut from the fragments (their `truncatedBy` summed).
+    public var missingByteCount: Int
+    public var firstRecordIndex: Int
+    public var lastRecordIndex: Int
+    public var firstTimestampUs: Int64
+    public var lastTimestampUs: Int64
+    public var fragmentCount: Int
+
+    /// The whole PDU's size, header included, once the header is known.
+    public var expectedByteCount: Int? { header.map { Int($0.length) + L2CAPBasicHeader.size } }
+
+    init(key: FragmentStreamKey, recordIndex: Int, timestampUs: Int64) {
+        self.key = key
+        header = nil
+        bytes = []
+        receivedByteCount = 0
+        missingByteCount = 0
+        firstRecordIndex = recordIndex
+        lastRecordIndex = recordIndex
+        firstTimestampUs = timestampUs
+        lastTimestampUs = timestampUs
+        fragmentCount = 0
+    }
+
+    mutating func absorb(_ fragment: ArraySlice<UInt8>, truncatedBy: Int, recordIndex: Int, timestampUs: Int64) {
+        // Bytes after a cut no longer sit at known offsets of `bytes`: only count them.
+        if missingByteCount == 0 { bytes.append(contentsOf: fragment) }
+        if header == nil, missingByteCount == 0 {
+            var reader = ByteReader(bytes, layer: .l2cap)
+            header = try? L2CAPBasicHeader(parsing: &reader)
+        }
+        receivedByteCount += fragment.count
+        missingByteCount += max(0, truncatedBy)
+        lastRecordIndex = recordIndex
+        lastTimestampUs = timestampUs
+        fragmentCount += 1
+    }
+
+    /// What this partial has become after a fragment, or nil while it still waits for bytes.
+    var outcome: ReassemblyEvent? {
+        guard let header, let expected = expectedByteCount else {
+            // A cut inside the header: the PDU's end can never be known.
+            return missingByteCount > 0 ? .cutShort(self) : nil
+        }
+        let total = receivedByteCount + missingByteCount
+        guard total >= expected else { return nil }
+        guard missingByteCount == 0 else { return .cutShort(self) }
+        let frame = L2CAPFrame(channelID: header.channelID,
+                               payload: Array(bytes.dropFirst(L2CAPBasicHeader.size).prefix(Int(header.length))),
+                               firstRecordIndex: firstRecordIndex, lastRecordIndex: lastRecordIndex,
+                               firstTimestampUs: firstTimestampUs, lastTimestampUs: lastTimestampUs,
+                               fragmentCount: fragmentCount)
+        return total == expected ? .complete(frame) : .overrun(frame, extraBytes: total - expected)
+    }
+}
+
+/// What feeding a fragment (or flushing a stream) produced. Every anomaly is an event, so that
+/// the pipeline can report it next to the packets.
+public enum ReassemblyEvent: Sendable, Equatable {
+    /// A PDU whose fragments added up to exactly its length field.
+    case complete(L2CAPFrame)
+    /// A continuation fragment on a stream with no PDU being collected.
+    case orphanContinuation(key: FragmentStreamKey, recordIndex: Int, byteCount: Int)
+    /// The fragments carried more bytes than the length field: the frame holds the first
+    /// `length` bytes, `extraBytes` were dropped.
+    case overrun(L2CAPFrame, extraBytes: Int)
+    /// A start fragment arrived (at `byRecordIndex`) before the pending PDU completed.
+    case interrupted(PartialL2CAPFrame, byRecordIndex: Int)
+    /// The capturing tool cut a fragment, so the PDU can never be complete: it ends here with
+    /// `receivedByteCount` bytes seen and `missingByteCount` cut.
+    case cutShort(PartialL2CAPFrame)
+    /// The stream was flushed (disconnection, end of capture) with a PDU pending.
+    case flushed(PartialL2CAPFrame)
+}
+
+/// Rebuilds L2CAP basic frames from fragments (Core v5.4 Vol 3 Part A §7.2.1: the first
+/// fragment starts with the basic header, continuation fragments follow in order).
+///
+/// Each stream is a small state machine: *idle* (no entry) until a start fragment arrives,
+/// then *collecting* (a `PartialL2CAPFrame`) until the bytes reach the header's length
+/// (`complete`/`overrun`), a cut fragment makes completion impossible (`cutShort`), another start
+/// arrives (`interrupted`), or the stream is flushed. State exists only while a PDU is being
+/// collected, and a PDU is at most 65535 + 4 bytes because its length field is 16 bits.
+public struct L2CAPReassembler: Sendable {
+    private var collecting: [FragmentStreamKey: PartialL2CAPFrame] = [:]
+
+    public init() {}
+
+    /// Streams with a PDU being collected.
+    public var pendingStreamCount: Int { collecting.count }
+
+    /// The PDU being collected on `key`, if any.
+    public func pending(_ key: FragmentStreamKey) -> PartialL2CAPFrame? { collecting[key] }
+
+    /// Feeds one fragment. `isStart` marks a first fragment (HCI packet boundary 0b00/0b10, LL
+    /// LLID 0b10); `truncatedBy` is how many bytes the capturing tool cut from this fragment.
+    public mutating func feed(key: FragmentStreamKey, isStart: Bool, bytes: ArraySlice<UInt8>, recordIndex: Int,
+                              timestampUs: Int64, truncatedBy: Int = 0) -> [ReassemblyEvent] {
+        var events: [ReassemblyEvent] = []
+        var partial: PartialL2CAPFrame
+        if isStart {
+            if let previous = collecting.removeValue(forKey: key) {
+                events.append(.interrupted(previous, byRecordIndex: recordIndex))
+            }
+            partial = PartialL2CAPFrame(key: key, recordIndex: recordIndex, timestampUs: timestampUs)
+        } else {
+            guard let pending = collecting.removeValue(forKey: key) else {
+                return [.orphanContinuation(key: key, recordIndex: recordIndex, byteCount: bytes.count)]
+            }
+            partial = pending
+        }
+        partial.absorb(bytes, truncatedBy: truncatedBy, recordIndex: recordIndex, timestampUs: timestampUs)
+        if let outcome = partial.outcome {
+            events.append(outcome)
+        } else {
+            collecting[key] = partial
+        }
+        return events
+    }
+
+    public mutating func feed(key: FragmentStreamKey, isStart: Bool, bytes: [UInt8], recordIndex: Int,
+                              timestampUs: Int64, truncatedBy: Int = 0) -> [ReassemblyEvent] {
+        feed(key: key, isStart: isStart, bytes: bytes[...], recordIndex: recordIndex,
+             timestampUs: timestampUs, truncatedBy: truncatedBy)
+    }
+
+    /// Ends the stream (its link disconnected); reports the PDU left pending, if any.
+    public mutating func flush(key: FragmentStreamKey) -> ReassemblyEvent? {
+        collecting.removeValue(forKey: key).map { .flushed($0) }
+    }
+
+    /// Ends every stream (end of capture); pending PDUs are reported in the order they started.
+    public mutating func flushAll() -> [ReassemblyEvent] {
+        let pending = collecting.values.sorted { $0.firstRecordIndex < $1.firstRecordIndex }
+        collecting.removeAll()
+        return pending.map { .flushed($0) }
+    }
+}

@@ -1,1 +1,0 @@
-// Module L2CAP: see docs/architecture.md.
