@@ -1,1 +1,0 @@
-// Module AssignedNumbers: see docs/architecture.md.

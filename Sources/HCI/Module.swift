@@ -1,1 +1,0 @@
-// Module HCI: see docs/architecture.md.
