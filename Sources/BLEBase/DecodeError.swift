@@ -29,14 +29,17 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    public var description: String { "\(layer.rawValue): \(message)" }
+
+    /// The description without the layer prefix.
+    public var message: String {
         switch self {
-        case let .truncated(layer, field, at, needed, available):
-            return "\(layer.rawValue): \(field) truncated at byte \(at): needs \(needed), \(available) left"
-        case let .invalid(layer, field, at, reason):
-            return "\(layer.rawValue): invalid \(field) at byte \(at): \(reason)"
-        case let .leftover(layer, structure, at, count):
-            return "\(layer.rawValue): \(count) unexpected byte(s) after \(structure) at byte \(at)"
+        case let .truncated(_, field, at, needed, available):
+            return "\(field) truncated at byte \(at): needs \(needed), \(available) left"
+        case let .invalid(_, field, at, reason):
+            return "invalid \(field) at byte \(at): \(reason)"
+        case let .leftover(_, structure, at, count):
+            return "\(count) unexpected byte(s) after \(structure) at byte \(at)"
         }
     }
 }

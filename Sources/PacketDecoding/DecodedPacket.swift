@@ -1,0 +1,104 @@
+import ATT
+import BLEBase
+import CaptureFormats
+import HCI
+import L2CAP
+
+/// One capture record decoded as deep as its bytes allow. Decoding is lax at packet level: a
+/// malformed layer becomes an `issue` and the layers above it are simply absent.
+public struct DecodedPacket: Sendable {
+    public var record: CaptureRecord
+    /// The HCI packet, for HCI-level captures.
+    public var hci: HCIPacket?
+    /// L2CAP PDUs this record completed (usually none or one), with what they carry.
+    public var l2cap: [L2CAPPDU] = []
+    /// Extended advertising reports completed by this record (fragments joined by data status).
+    public var joinedAdvertising: [ExtendedAdvertisingAssembler.Output] = []
+    /// Decode problems and anomalies found on this record.
+    public var issues: [PacketIssue] = []
+
+    public init(record: CaptureRecord) { self.record = record }
+
+    /// The ATT PDUs this record completed.
+    public var attPDUs: [ATTPDU] {
+        l2cap.compactMap { if case .att(let pdu) = $0.content { return pdu } else { return nil } }
+    }
+}
+
+/// An HCI packet of any type.
+public enum HCIPacket: Sendable, Equatable {
+    case command(HCICommandPacket)
+    case event(HCIEventPacket)
+    case acl(ACLDataPacket)
+    case sco(SCODataPacket)
+    case iso(ISODataPacket)
+}
+
+/// Identifies a link across layers: an HCI connection handle on an adapter, or an air access address.
+public enum LinkID: Hashable, Sendable, CustomStringConvertible {
+    case hci(adapter: UInt16?, handle: UInt16)
+    case air(accessAddress: UInt32)
+
+    public var description: String {
+        switch self {
+        case .hci(let adapter, let handle):
+            return (adapter.map { "hci\($0) " } ?? "") + "handle " + Hex.code(handle, width: 4)
+        case .air(let accessAddress):
+            return "AA " + Hex.code(accessAddress, width: 8)
+        }
+    }
+}
+
+/// A reassembled L2CAP PDU and its decoded content.
+public struct L2CAPPDU: Sendable {
+    public var link: LinkID
+    public var direction: Direction
+    public var frame: L2CAPFrame
+    public var content: L2CAPContent
+}
+
+/// What an L2CAP PDU carries, by channel (Core v5.4 Vol 3 Part A §2.1).
+public enum L2CAPContent: Sendable {
+    case att(ATTPDU)
+    /// An ATT PDU whose parameters do not decode; the opcode when at least that byte is there.
+    case malformedATT(opcode: ATTOpcode?, error: DecodeError)
+    case smp(SMPCommand)
+    case signalling(SignallingPDU)
+    /// A channel this decoder does not go into, or a PDU of those that failed to decode.
+    case other(error: DecodeError?)
+}
+
+/// A problem found while decoding one record. Each is a finding in the report, never a crash.
+public struct PacketIssue: Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        /// A layer's bytes break the specification (bad length, reserved value, leftover bytes).
+        case malformed
+        /// The capturing tool kept fewer bytes than were sent (btsnooz, snaplen).
+        case cutByCapture = "cut-by-capture"
+        /// L2CAP reassembly anomalies (Core v5.4 Vol 3 Part A §7.2 fragmentation rules).
+        case orphanContinuation = "orphan-continuation"
+        case interruptedPDU = "interrupted-pdu"
+        case overrun
+        case incompletePDU = "incomplete-pdu"
+        /// Extended advertising fragments never completed.
+        case advertisingAbandoned = "advertising-abandoned"
+        /// A record this decoder does not go into (air captures before their decoder, unknown types).
+        case notDecoded = "not-decoded"
+    }
+
+    public var kind: Kind
+    public var layer: Layer
+    public var message: String
+
+    public init(_ kind: Kind, layer: Layer, _ message: String) {
+        self.kind = kind
+        self.layer = layer
+        self.message = message
+    }
+
+    public init(_ error: DecodeError) {
+        self.init(.malformed, layer: error.layer, error.message)
+    }
+
+    public var description: String { "\(layer.rawValue): \(message)" }
+}

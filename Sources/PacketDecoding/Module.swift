@@ -1,1 +1,0 @@
-// Module PacketDecoding: see docs/architecture.md.

@@ -1,0 +1,188 @@
+import ATT
+import BLEBase
+import CaptureFormats
+import HCI
+import L2CAP
+
+/// The streaming pipeline: each record goes in, one `DecodedPacket` comes out. State is only what
+/// is live: partial L2CAP PDUs per link and direction, and partial extended advertising reports.
+public struct PacketDecoder: Sendable {
+    private var reassembler = L2CAPReassembler()
+    private var advertising = ExtendedAdvertisingAssembler()
+
+    public init() {}
+
+    public mutating func decode(_ record: CaptureRecord) -> DecodedPacket {
+        var packet = DecodedPacket(record: record)
+        var reader = ByteReader(record.payload, layer: .hci)
+        do throws(DecodeError) {
+            switch record.kind {
+            case .hciCommand:
+                reader = declaredPrefix(of: record, headerLength: 3, in: &packet)
+                packet.hci = .command(try HCICommandPacket(parsing: &reader))
+            case .hciEvent:
+                reader = declaredPrefix(of: record, headerLength: 2, in: &packet)
+                let event = try HCIEventPacket(parsing: &reader)
+                packet.hci = .event(event)
+                handle(event, in: &packet)
+            case .aclData:
+                let acl = try ACLDataPacket(parsing: &reader, allowTruncated: true)
+                packet.hci = .acl(acl)
+                reassemble(acl, in: &packet)
+            case .scoData:
+                packet.hci = .sco(try SCODataPacket(parsing: &reader))
+            case .isoData:
+                packet.hci = .iso(try ISODataPacket(parsing: &reader))
+            case .linkLayer(let linkType):
+                packet.issues.append(PacketIssue(.notDecoded, layer: .linkLayer,
+                                                 "link type \(linkType) air packets are not decoded yet"))
+            case .note, .control, .unknown:
+                break
+            }
+        } catch {
+            packet.issues.append(PacketIssue(error))
+        }
+        // Cut ACL records are reported by reassembly, which knows what the cut hid.
+        if record.isTruncated && record.kind != .aclData {
+            packet.issues.append(PacketIssue(.cutByCapture, layer: .capture,
+                                             "record cut by the capturing tool: \(record.payload.count) of \(record.originalLength) bytes kept"))
+        }
+        return packet
+    }
+
+    /// A reader over the packet as long as its parameter length says, so that bytes a capturing
+    /// tool appended after it become an issue instead of hiding the packet
+    /// (Core v5.4 Vol 4 Part E §5.4.1/§5.4.4: the length is the last header byte).
+    private func declaredPrefix(of record: CaptureRecord, headerLength: Int, in packet: inout DecodedPacket) -> ByteReader {
+        var probe = ByteReader(record.payload, layer: .hci)
+        guard (try? probe.skip(headerLength - 1)) != nil, let declared = try? probe.readUInt8() else {
+            return ByteReader(record.payload, layer: .hci)
+        }
+        let end = headerLength + Int(declared)
+        guard record.payload.count > end else { return ByteReader(record.payload, layer: .hci) }
+        packet.issues.append(PacketIssue(.malformed, layer: .hci,
+            "\(record.payload.count - end) byte(s) after the \(end)-byte packet its length field declares"))
+        return ByteReader(Array(record.payload.prefix(end)), layer: .hci)
+    }
+
+    /// What is still pending at the end of the capture, reported as issues.
+    public mutating func finish() -> [PacketIssue] {
+        var issues = reassembler.flushAll().compactMap { describe($0) }
+        for output in advertising.flush() {
+            if case .abandoned(let report, let fragments, _) = output {
+                issues.append(PacketIssue(.advertisingAbandoned, layer: .hci,
+                    "extended advertising from \(report.address) ended after \(fragments) fragment(s) without its last one"))
+            }
+        }
+        return issues
+    }
+
+    // MARK: Events that change decoder state
+
+    private mutating func handle(_ event: HCIEventPacket, in packet: inout DecodedPacket) {
+        switch event.body {
+        case .leMeta(let meta):
+            if case .extendedAdvertisingReport(let reports) = meta.body {
+                for report in reports {
+                    for output in advertising.feed(report) {
+                        packet.joinedAdvertising.append(output)
+                        if case .abandoned(let partial, let fragments, let reason) = output {
+                            packet.issues.append(PacketIssue(.advertisingAbandoned, layer: .hci,
+                                "extended advertising from \(partial.address) dropped after \(fragments) fragment(s): \(reason.rawValue)"))
+                        }
+                    }
+                }
+            }
+        case .disconnectionComplete(let disconnection):
+            // A partial PDU cannot complete once the link is gone (Vol 3 Part A §7.2).
+            for direction in [Direction.sent, .received, .unknown] {
+                let key = Self.key(record: packet.record, handle: disconnection.connectionHandle, direction: direction)
+                if let event = reassembler.flush(key: key), let issue = describe(event) {
+                    packet.issues.append(issue)
+                }
+            }
+        default:
+            break
+        }
+    }
+
+    // MARK: ACL → L2CAP → ATT/SMP/signalling
+
+    static func key(record: CaptureRecord, handle: UInt16, direction: Direction) -> FragmentStreamKey {
+        let code: UInt8 = switch direction {
+        case .sent, .centralToPeripheral: 0
+        case .received, .peripheralToCentral: 1
+        case .unknown: 2
+        }
+        return FragmentStreamKey(adapter: record.adapter, connection: UInt32(handle), direction: code)
+    }
+
+    private mutating func reassemble(_ acl: ACLDataPacket, in packet: inout DecodedPacket) {
+        let record = packet.record
+        let key = Self.key(record: record, handle: acl.connectionHandle, direction: record.direction)
+        let missing = max(0, record.originalLength - record.payload.count)
+        let events = reassembler.feed(key: key, isStart: acl.packetBoundary.isStart, bytes: acl.payloadBytes,
+                                      recordIndex: record.index, timestampUs: record.timestampUs, truncatedBy: missing)
+        let link = LinkID.hci(adapter: record.adapter, handle: acl.connectionHandle)
+        for event in events {
+            if case .complete(let frame) = event {
+                packet.l2cap.append(L2CAPPDU(link: link, direction: record.direction, frame: frame,
+                                             content: Self.content(of: frame)))
+            } else if let issue = describe(event) {
+                packet.issues.append(issue)
+            }
+        }
+    }
+
+    /// Decodes an L2CAP payload by its channel (Vol 3 Part A §2.1 fixed channels).
+    static func content(of frame: L2CAPFrame) -> L2CAPContent {
+        var reader = ByteReader(frame.payload, layer: .att)
+        switch frame.channelID {
+        case .attribute:
+            do throws(DecodeError) {
+                return .att(try ATTPDU(parsing: &reader))
+            } catch {
+                return .malformedATT(opcode: ATTPDU.peekOpcode(ByteReader(frame.payload, layer: .att)), error: error)
+            }
+        case .securityManager, .brEdrSecurityManager:
+            reader.layer = .smp
+            do throws(DecodeError) { return .smp(try SMPCommand(parsing: &reader)) } catch { return .other(error: error) }
+        case .leSignalling, .signalling:
+            reader.layer = .signalling
+            do throws(DecodeError) { return .signalling(try SignallingPDU(parsing: &reader)) } catch { return .other(error: error) }
+        default:
+            return .other(error: nil)
+        }
+    }
+
+    private func describe(_ event: ReassemblyEvent) -> PacketIssue? {
+        switch event {
+        case .complete:
+            return nil
+        case .orphanContinuation(_, let recordIndex, let byteCount):
+            return PacketIssue(.orphanContinuation, layer: .l2cap,
+                               "continuation fragment of \(byteCount) bytes (record \(recordIndex)) with no start fragment before it")
+        case .overrun(let frame, let extra):
+            return PacketIssue(.overrun, layer: .l2cap,
+                               "\(extra) byte(s) beyond the L2CAP length in the PDU started at record \(frame.firstRecordIndex)")
+        case .interrupted(let partial, let byRecord):
+            return PacketIssue(.interruptedPDU, layer: .l2cap,
+                               "PDU started at record \(partial.firstRecordIndex) abandoned after \(partial.receivedByteCount) of \(partial.expectedByteCount.map(String.init) ?? "?") bytes: record \(byRecord) starts a new one")
+        case .cutShort(let partial):
+            return PacketIssue(.cutByCapture, layer: .l2cap, Self.cutShortMessage(partial))
+        case .flushed(let partial):
+            return PacketIssue(.incompletePDU, layer: .l2cap,
+                               "PDU started at record \(partial.firstRecordIndex) never completed: \(partial.receivedByteCount) of \(partial.expectedByteCount.map(String.init) ?? "?") bytes")
+        }
+    }
+
+    static func cutShortMessage(_ partial: PartialL2CAPFrame) -> String {
+        var message = "L2CAP PDU from record \(partial.firstRecordIndex) cut by the capturing tool: "
+            + "\(partial.receivedByteCount) of \(partial.expectedByteCount.map(String.init) ?? "?") bytes kept"
+        if let header = partial.header, header.channelID == .attribute,
+           let opcode = ATTPDU.peekOpcode(ByteReader(Array(partial.bytes.dropFirst(L2CAPBasicHeader.size)))) {
+            message += "; hides the rest of an ATT \(opcode.name)"
+        }
+        return message
+    }
+}

@@ -1,0 +1,63 @@
+import ATT
+import BLEBase
+import CaptureFormats
+import HCI
+import L2CAP
+import PacketDecoding
+
+/// The one-line description of a decoded packet: its deepest decoded layer, like Wireshark's
+/// Info column. Text from the capture (names, notes) is escaped for the terminal here.
+public enum PacketSummary {
+    public static func line(_ packet: DecodedPacket) -> String {
+        var text = deepest(packet)
+        if !packet.issues.isEmpty {
+            text += " [" + packet.issues.map(\.description).joined(separator: "; ") + "]"
+        }
+        return TerminalText.escape(text)
+    }
+
+    static func deepest(_ packet: DecodedPacket) -> String {
+        if let pdu = packet.l2cap.last {
+            let more = packet.l2cap.count > 1 ? " (+\(packet.l2cap.count - 1) more PDU)" : ""
+            return content(pdu) + more
+        }
+        switch packet.hci {
+        case .command(let command): return command.summary
+        case .event(let event): return event.summary + joined(packet)
+        case .acl(let acl): return acl.summary
+        case .sco(let sco): return sco.summary
+        case .iso(let iso): return iso.summary
+        case nil: break
+        }
+        switch packet.record.kind {
+        case .note(let source):
+            return "\(source.rawValue): " + String(decoding: packet.record.payload.prefix(512), as: UTF8.self)
+        case .control(let name, _): return name
+        case .unknown(let code): return "Unknown record type \(Hex.code(code))"
+        case .linkLayer(let linkType): return "Air packet (link type \(linkType))"
+        default: return "\(packet.record.payload.count) bytes"
+        }
+    }
+
+    static func content(_ pdu: L2CAPPDU) -> String {
+        switch pdu.content {
+        case .att(let att): return "ATT " + att.summary
+        case .malformedATT(let opcode, _): return "ATT " + (opcode?.name ?? "empty PDU") + " (malformed)"
+        case .smp(let smp): return smp.summary
+        case .signalling(let signalling): return signalling.summary
+        case .other:
+            return "L2CAP \(pdu.frame.channelID.name) \(pdu.frame.payload.count) bytes"
+        }
+    }
+
+    /// Notes that fragments of extended advertising were joined on this record.
+    static func joined(_ packet: DecodedPacket) -> String {
+        for output in packet.joinedAdvertising {
+            if case .complete(let report, let fragments) = output, fragments > 1 {
+                let name = report.advertisingData.localName.map { " name " + TerminalText.quoted($0) } ?? ""
+                return " (joined \(fragments) fragments: \(report.data.count) bytes\(name))"
+            }
+        }
+        return ""
+    }
+}

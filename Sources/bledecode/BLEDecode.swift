@@ -1,0 +1,18 @@
+import ArgumentParser
+
+/// The root command: holds only its subcommands.
+@main
+struct BLEDecode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bledecode",
+        abstract: "Analyze Bluetooth LE captures: btsnoop, pcap/pcapng, Apple PacketLogger.",
+        discussion: """
+            Formats are detected from the file's content; gzip-compressed files and '-' (standard \
+            input) are accepted. Exit codes: 0 the capture was read to its end; 1 the capture is \
+            damaged and was read only in part; 2 usage error or a file that cannot be read as a capture.
+            """,
+        version: "0.1.0",
+        subcommands: [Packets.self],
+        defaultSubcommand: Packets.self
+    )
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import CaptureFormats
+import Reports
+
+/// The one place that writes diagnostics to standard error, escaped for the terminal.
+enum Diagnostics {
+    static func warning(_ message: String) { emit("warning", message) }
+    static func error(_ message: String) { emit("error", message) }
+
+    private static func emit(_ level: String, _ message: String) {
+        let stderr = BufferedOutput(fileDescriptor: 2, capacity: 1 << 12)
+        stderr.line("bledecode: \(level): " + TerminalText.escape(message))
+        stderr.flush()
+    }
+
+    /// Prints what the reader found wrong with the file; returns the exit code it implies.
+    static func report(_ diagnostics: [CaptureDiagnostic]) -> ExitCode {
+        var code = ExitCode.success
+        for diagnostic in diagnostics {
+            switch diagnostic.severity {
+            case .warning: warning(diagnostic.description)
+            case .error:
+                error(diagnostic.description)
+                code = ExitCode(1)
+            }
+        }
+        return code
+    }
+}
+
+/// Options every command that reads a capture shares.
+struct InputOptions: ParsableArguments {
+    @Argument(help: "The capture file ('-' for standard input).")
+    var capture: String
+
+    /// Opens the capture or exits with code 2 and a message naming the file.
+    func open() throws -> any RecordReader {
+        do {
+            return try CaptureFile.open(capture)
+        } catch {
+            Diagnostics.error(error.description)
+            throw ExitCode(2)
+        }
+    }
+}
