@@ -19,8 +19,9 @@ public struct CommandCompleteEvent: Sendable, Equatable {
         returnParameters = r.readRemainingBytes()
     }
 
-    /// The status that opens the return parameters of every command the spec defines (§7.1–§7.8);
-    /// nil for the NOP credit event (opcode 0x0000) and for empty return parameters.
+    /// The first return byte, which is the status for every command of §7.1–§7.8 (vendor commands
+    /// are assumed to follow the same convention, as Broadcom's and Qualcomm's do); nil for the NOP
+    /// credit event (opcode 0x0000) and for empty return parameters.
     public var status: HCIStatus? {
         guard !commandOpcode.isNOP, let first = returnParameters.first else { return nil }
         return HCIStatus(rawValue: first)

@@ -48,7 +48,7 @@ extension HCICommandParameters: FieldDescribable {
         case .leLongTermKeyRequestReply(let c):
             return "handle \(Hex.code(c.connectionHandle, width: 4))"
         case .leSetAdvertisingParameters(let c):
-            return "interval \(HCITime.milliseconds(Int(c.advertisingIntervalMin) * HCITime.scanUnit))–"
+            return "interval \(HCITime.milliseconds(Int(c.advertisingIntervalMin) * HCITime.scanUnit).dropLast(3))–"
                 + HCITime.milliseconds(Int(c.advertisingIntervalMax) * HCITime.scanUnit)
         case .leSetAdvertisingData(let c), .leSetScanResponseData(let c):
             return "\(c.dataLength) bytes" + (c.data.summary.isEmpty ? "" : " " + c.data.summary)
