@@ -50,6 +50,7 @@ enum TestPcap {
     private static func pcapng(_ data: [UInt8]) throws -> [TestRecord] {
         var reader = ByteReader(data)
         var linkTypes: [UInt32] = []
+        var unitsPerSecond: [UInt64] = []
         var out: [TestRecord] = []
         while reader.remaining >= 12 {
             let type = try reader.readUInt32LE("block type")
@@ -59,13 +60,31 @@ enum TestPcap {
             switch type {
             case 1:
                 linkTypes.append(UInt32(try body.readUInt16LE("link type")))
+                try body.skip(6, "reserved, snaplen")
+                var units: UInt64 = 1_000_000
+                while body.remaining >= 4 {
+                    let code = try body.readUInt16LE("option code")
+                    let length = Int(try body.readUInt16LE("option length"))
+                    guard length <= body.remaining else { break }
+                    var value = try body.slice(byteCount: length)
+                    try body.skip(Swift.min((4 - length % 4) % 4, body.remaining))
+                    if code == 9, let resolution = try? value.readUInt8("if_tsresol") {
+                        let exponent = UInt64(resolution & 0x7F)
+                        units = resolution & 0x80 == 0 ? (0..<exponent).reduce(1) { a, _ in a * 10 } : 1 << exponent
+                    }
+                    if code == 0 { break }
+                }
+                unitsPerSecond.append(units)
             case 6:
                 let interface = Int(try body.readUInt32LE("interface"))
                 let high = UInt64(try body.readUInt32LE("ts high"))
                 let low = UInt64(try body.readUInt32LE("ts low"))
                 let captured = Int(try body.readUInt32LE("captured"))
                 try body.skip(4, "original")
-                out.append(TestRecord(timestampUs: Int64(high << 32 | low),
+                let units = interface < unitsPerSecond.count ? unitsPerSecond[interface] : 1_000_000
+                let ticks = high << 32 | low
+                let micros = ticks / units * 1_000_000 + ticks % units * 1_000_000 / units
+                out.append(TestRecord(timestampUs: Int64(micros),
                                       linkType: interface < linkTypes.count ? linkTypes[interface] : 0,
                                       bytes: try body.readBytes(captured)))
             default:
@@ -83,6 +102,14 @@ struct CaptureTally {
     var attByOpcode: [String: Int] = [:]
     var badCRC = 0
     var retransmissions = 0
+    /// Bad-CRC packets whose PDU still parsed up to the CRC field (what tshark's
+    /// `btle.crc.incorrect` counts; the rest it stops on as malformed).
+    var badCRCDecoded = 0
+    /// ATT PDUs counted per frame as tshark does: resent single-packet PDUs count again.
+    var attFrames: [String: Int] = [:]
+    var connectIndPDUs = 0
+    /// Ciphertext with LLID 11, which tshark still shows as (nonsense) control opcodes.
+    var encryptedControl = 0
     var controlPDUs = 0
     var created: [LLConnection] = []
     var terminated: [(UInt32, LLErrorCode, LinkDirection)] = []
@@ -96,6 +123,19 @@ struct CaptureTally {
             results.append(result)
             if result.flags.contains(.badCRC) { badCRC += 1 }
             if result.flags.contains(.retransmission) { retransmissions += 1 }
+            if result.flags.contains(.badCRC), result.packet != nil { badCRCDecoded += 1 }
+            if result.flags.contains(.encrypted), case .data(let d)? = result.packet?.pdu, d.header.llid == .control {
+                encryptedControl += 1
+            }
+            if case .advertising(let adv)? = result.packet?.pdu, adv.header.pduType == .connectInd { connectIndPDUs += 1 }
+            if result.flags.contains(.retransmission), case .data(let d)? = result.packet?.pdu,
+               case .l2capStart(let bytes) = d.content {
+                var r = ByteReader(bytes)
+                if let length = try? r.readUInt16LE(), Int(length) + 4 == bytes.count, (try? r.readUInt16LE()) == 4,
+                   let opcode = try? r.readUInt8() {
+                    attFrames[Hex.code(opcode), default: 0] += 1
+                }
+            }
             if result.error != nil { errors += 1 }
             for event in result.events {
                 switch event {
@@ -122,6 +162,7 @@ struct CaptureTally {
                 reassembly[key] = nil
                 if cid == 4, let opcode = try? header.readUInt8() {
                     attByOpcode[Hex.code(opcode), default: 0] += 1
+                    attFrames[Hex.code(opcode), default: 0] += 1
                 }
             } else {
                 reassembly[key] = (Int(length) + 4, buffer)
