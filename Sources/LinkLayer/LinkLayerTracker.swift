@@ -1,0 +1,263 @@
+import BLEBase
+
+/// Follows LE connections across air-sniffer records: which access addresses are live, their
+/// CRC presets, who sent each data PDU, which PDUs are resends, when encryption starts and
+/// when the link ends. A value type: copy it to fork the state.
+///
+/// Memory is bounded by live connections: a connection is dropped once silent for
+/// max(4 × supervision timeout, 30 s), and one second after its LL_TERMINATE_IND.
+public struct LinkLayerTracker: Sendable {
+    struct SideState: Sendable {
+        var lastSN: Bool?
+        /// The peer's NESN moved past `lastSN` since that packet.
+        var acknowledged = false
+    }
+
+    struct ConnectionState: Sendable {
+        var info: LLConnection
+        var lastSeenUs: Int64
+        var lastPacketUs: Int64?
+        var lastDirection: LinkDirection?
+        var sides: [LinkDirection: SideState] = [:]
+        var encrypted = false
+        var terminatedUs: Int64?
+        /// Half the shortest connection interval seen: a longer gap starts a connection event.
+        var eventGapUs: Int64
+
+        init(info: LLConnection, timestampUs: Int64) {
+            self.info = info
+            lastSeenUs = timestampUs
+            eventGapUs = Int64(info.intervalUs ?? LinkLayerTracker.minimumIntervalUs) / 2
+        }
+    }
+
+    /// Core v5.4 Vol 6 Part B §4.5.1: connInterval is at least 7.5 ms.
+    static let minimumIntervalUs = 7_500
+    static let minimumSilenceUs: Int64 = 30_000_000
+    static let terminatedGraceUs: Int64 = 1_000_000
+
+    private var states: [UInt32: ConnectionState] = [:]
+
+    public init() {}
+
+    /// The live connections by access address.
+    public var connections: [UInt32: LLConnection] { states.mapValues(\.info) }
+
+    /// Decodes one record's payload of `linkType` and updates the connection state.
+    public mutating func process(timestampUs: Int64, linkType: UInt32, bytes: [UInt8],
+                                 baseOffset: Int = 0) -> LinkLayerResult {
+        var result = LinkLayerResult(timestampUs: timestampUs)
+        result.events = expire(now: timestampUs)
+        var reader = ByteReader(bytes, layer: .linkLayer, baseOffset: baseOffset)
+        let air: AirPacket
+        do {
+            air = try AirPacket(parsing: &reader, linkType: AirLinkType(rawValue: linkType))
+        } catch {
+            result.error = error
+            return result
+        }
+        let metadata = air.metadata
+        result.metadata = metadata
+        var ll = ByteReader(air.llBytes, layer: .linkLayer, baseOffset: reader.reportedOffset - air.llBytes.count)
+        let accessAddress = (try? ll.peekAccessAddress()) ?? 0
+        let advertising: Bool
+        switch metadata.pduHint {
+        case .advertising, .auxiliaryAdvertising: advertising = true
+        case .data, .connectedIsochronous, .broadcastIsochronous: advertising = false
+        case .unspecified: advertising = accessAddress == LLPacket.advertisingAccessAddress
+        }
+        if metadata.crcChecked { result.crcStatus = metadata.crcValid ? .valid : .invalid }
+
+        if advertising {
+            processAdvertising(&result, reader: &ll, metadata: metadata, timestampUs: timestampUs)
+        } else {
+            processData(&result, reader: &ll, metadata: metadata, accessAddress: accessAddress,
+                        timestampUs: timestampUs)
+        }
+        if result.crcStatus == .invalid { result.flags.insert(.badCRC) }
+        return result
+    }
+
+    private mutating func processAdvertising(_ result: inout LinkLayerResult, reader: inout ByteReader,
+                                             metadata: AirPacketMetadata, timestampUs: Int64) {
+        do {
+            let packet = try LLPacket(parsing: &reader, advertising: true, coded: metadata.phy == .leCoded,
+                                      crcInit: CRC24.advertisingInit)
+            result.packet = packet
+            settleCRC(&result, packet)
+        } catch {
+            result.error = error
+            return
+        }
+        guard result.crcStatus != .invalid, case .advertising(let adv)? = result.packet?.pdu,
+              case .connect(let connect) = adv.payload else { return }
+        let info = LLConnection(connect, header: adv.header, timestampUs: timestampUs)
+        states[connect.accessAddress] = ConnectionState(info: info, timestampUs: timestampUs)
+        result.events.append(.connectionCreated(info))
+    }
+
+    private mutating func processData(_ result: inout LinkLayerResult, reader: inout ByteReader,
+                                      metadata: AirPacketMetadata, accessAddress: UInt32, timestampUs: Int64) {
+        let known = states[accessAddress]
+        // Core v5.4 Vol 6 Part B §5.1.3.1: the central answers LL_START_ENC_REQ encrypted, so
+        // everything after it travels encrypted. An encrypted payload holds at least one octet
+        // plus the 4-octet MIC (§2.4), so shorter PDUs are plaintext (e.g. LL_PAUSE_ENC_RSP).
+        var peek = reader
+        let length = (try? peek.peekDataLength()) ?? 0
+        let linkEncrypted = metadata.encrypted || known?.encrypted == true
+        let encrypted = linkEncrypted && !metadata.decrypted && length >= 5
+        do {
+            let packet = try LLPacket(parsing: &reader, advertising: false, coded: metadata.phy == .leCoded,
+                                      crcInit: known?.info.crcInit, encrypted: encrypted,
+                                      decrypted: metadata.decrypted)
+            result.packet = packet
+            settleCRC(&result, packet)
+        } catch {
+            result.error = error
+        }
+        guard case .data(let pdu)? = result.packet?.pdu else {
+            result.direction = metadata.direction
+            return
+        }
+        if pdu.isEmpty { result.flags.insert(.empty) }
+        if case .encrypted = pdu.content { result.flags.insert(.encrypted) }
+
+        guard result.crcStatus != .invalid else {
+            result.direction = metadata.direction
+            return
+        }
+        var state: ConnectionState
+        if let known {
+            state = known
+        } else {
+            state = ConnectionState(info: LLConnection(joinedAccessAddress: accessAddress, timestampUs: timestampUs),
+                                    timestampUs: timestampUs)
+            result.events.append(.connectionJoined(accessAddress: accessAddress))
+        }
+        let direction: LinkDirection
+        if let stated = metadata.direction {
+            direction = stated
+        } else {
+            direction = state.inferDirection(at: timestampUs)
+            result.flags.insert(.directionInferred)
+        }
+        result.direction = direction
+        state.lastSeenUs = timestampUs
+        state.lastPacketUs = timestampUs
+        state.lastDirection = direction
+
+        let isNew = state.acceptSequence(sn: pdu.header.sn, nesn: pdu.header.nesn, from: direction)
+        if !isNew { result.flags.insert(.retransmission) }
+        if isNew {
+            switch pdu.content {
+            case .l2capStart(let bytes), .l2capContinuation(let bytes):
+                result.fragment = L2CAPFragment(accessAddress: accessAddress, direction: direction,
+                                                isStart: pdu.header.llid == .start, bytes: bytes)
+            case .control(let control):
+                apply(control, to: &state, direction: direction, timestampUs: timestampUs, events: &result.events)
+            case .empty, .encrypted, .reserved:
+                break
+            }
+        }
+        states[accessAddress] = state
+    }
+
+    private func apply(_ control: ControlPDU, to state: inout ConnectionState, direction: LinkDirection,
+                       timestampUs: Int64, events: inout [LinkLayerEvent]) {
+        switch control.opcode {
+        case .terminateInd:
+            let reason = control.errorCode ?? LLErrorCode(rawValue: 0)
+            state.terminatedUs = timestampUs
+            events.append(.connectionTerminated(accessAddress: state.info.accessAddress, reason: reason,
+                                                sender: direction))
+        case .startEncReq:
+            if !state.encrypted {
+                state.encrypted = true
+                events.append(.encryptionStarted(accessAddress: state.info.accessAddress))
+            }
+        case .pauseEncRsp:
+            // Sent in the clear by the central to end the pause (Core v5.4 Vol 6 Part B §5.1.3.2).
+            state.encrypted = false
+        case .connectionUpdateInd:
+            if let slots = control.unsigned("interval"), slots > 0 {
+                state.eventGapUs = Swift.min(state.eventGapUs, Int64(slots) * 1250 / 2)
+            }
+            if let timeout = control.unsigned("timeout") {
+                state.info.supervisionTimeoutMs = Swift.max(state.info.supervisionTimeoutMs ?? 0, Int(timeout) * 10)
+            }
+        default:
+            break
+        }
+    }
+
+    private func settleCRC(_ result: inout LinkLayerResult, _ packet: LLPacket) {
+        guard result.crcStatus == .unknown, let matches = packet.crcMatches else { return }
+        result.crcStatus = matches ? .valid : .invalid
+    }
+
+    /// Drops connections silent too long, and terminated ones after a short grace.
+    private mutating func expire(now: Int64) -> [LinkLayerEvent] {
+        var events: [LinkLayerEvent] = []
+        for (aa, state) in states {
+            if let ended = state.terminatedUs {
+                if now - ended > Self.terminatedGraceUs { states[aa] = nil }
+                continue
+            }
+            let timeoutUs = Int64(state.info.supervisionTimeoutMs ?? 0) * 1000 * 4
+            if now - state.lastSeenUs > Swift.max(timeoutUs, Self.minimumSilenceUs) {
+                states[aa] = nil
+                events.append(.connectionExpired(accessAddress: aa, lastSeenUs: state.lastSeenUs))
+            }
+        }
+        return events.sorted { $0.sortKey < $1.sortKey }
+    }
+}
+
+extension LinkLayerTracker.ConnectionState {
+    /// Core v5.4 Vol 6 Part B §4.5.1: the central transmits first in every connection event,
+    /// and the two sides then alternate; a gap longer than half the interval starts an event.
+    func inferDirection(at timestampUs: Int64) -> LinkDirection {
+        guard let last = lastPacketUs, let lastDirection, timestampUs - last <= eventGapUs else {
+            return .centralToPeripheral
+        }
+        return lastDirection.reversed
+    }
+
+    /// Core v5.4 Vol 6 Part B §4.5.9: a packet whose SN equals that of the last packet from the
+    /// same side, before the peer acknowledged it (NESN ≠ that SN), is that packet resent.
+    /// Returns false for a resend. The packet's NESN acknowledges the peer's last packet.
+    mutating func acceptSequence(sn: Bool, nesn: Bool, from direction: LinkDirection) -> Bool {
+        var own = sides[direction] ?? LinkLayerTracker.SideState()
+        let resend = own.lastSN == sn && !own.acknowledged
+        if !resend {
+            own.lastSN = sn
+            own.acknowledged = false
+        }
+        sides[direction] = own
+        if var peer = sides[direction.reversed], let peerSN = peer.lastSN, nesn != peerSN {
+            peer.acknowledged = true
+            sides[direction.reversed] = peer
+        }
+        return !resend
+    }
+}
+
+extension LinkLayerEvent {
+    fileprivate var sortKey: UInt32 {
+        if case .connectionExpired(let aa, _) = self { return aa }
+        return 0
+    }
+}
+
+extension ByteReader {
+    fileprivate func peekAccessAddress() throws(DecodeError) -> UInt32 {
+        var copy = self
+        return try copy.readUInt32LE("access address")
+    }
+
+    /// The Length octet of a data channel PDU, reader at the access address.
+    fileprivate mutating func peekDataLength() throws(DecodeError) -> Int {
+        try skip(5, "access address and header")
+        return Int(try readUInt8("data channel length"))
+    }
+}

@@ -1,1 +1,0 @@
-// Module LinkLayer: see docs/architecture.md.
