@@ -1,40 +1,7 @@
+import AnalyzerTestSupport
 import CaptureFormats
 import Foundation
 import Testing
-
-/// The shared sample captures (`<package root>/../shared/captures`), when present. Tests over
-/// them are skipped, with this reason, on machines without the directory.
-enum SharedCaptures {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/captures")
-    static let present = FileManager.default.fileExists(atPath: root.path)
-
-    static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
-
-    /// `capture` and `counts` of a synthetic capture's truth file.
-    struct Truth: Decodable {
-        struct Capture: Decodable {
-            struct TruncatedFinalRecord: Decodable {
-                var recordBytes: Int
-                var bytesWritten: Int
-            }
-            var firstTsUs: Int64
-            var lastTsUs: Int64
-            var truncatedFinalRecord: TruncatedFinalRecord?
-        }
-        struct Counts: Decodable { var packets: Int }
-        var capture: Capture
-        var counts: Counts
-    }
-
-    static func truth(_ name: String) throws -> Truth {
-        let data = try Data(contentsOf: root.appendingPathComponent("synthetic/\(name).truth.json"))
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        return try decoder.decode(Truth.self, from: data)
-    }
-}
 
 @Suite(.enabled(if: SharedCaptures.present, "needs ../shared/captures next to the package (absent here)"))
 struct SharedCaptureTests {

@@ -1,0 +1,111 @@
+import AnalyzerTestSupport
+import ATT
+import BLEBase
+import CaptureFormats
+import HCI
+import PacketDecoding
+import Testing
+
+/// The pipeline on scenarios built byte by byte: reassembly across records, cut records,
+/// anomalies, extended advertising.
+struct PipelineTests {
+    let handle: UInt16 = 0x0040
+
+    @Test func notificationSplitOverACLFragmentsCompletesOnItsLastRecord() {
+        var s = HCIScenario()
+        let value = (0..<60).map { UInt8($0) }
+        s.notify(handle: handle, attribute: 0x0012, value: value, mtu: 100)   // one 63-byte PDU, 27-byte fragments
+        let (packets, atEnd) = decodeAll(s.records)
+        let acl = packets.filter { $0.record.kind == .aclData }
+        #expect(acl.count == 3)
+        #expect(acl.map(\.l2cap.count) == [0, 0, 1])
+        let pdu = acl[2].l2cap[0]
+        #expect(pdu.frame.fragmentCount == 3)
+        #expect(pdu.frame.firstRecordIndex == acl[0].record.index)
+        #expect(pdu.link == .hci(adapter: nil, handle: handle))
+        #expect(pdu.direction == .received)
+        #expect(acl[2].attPDUs.first?.opcode == .handleValueNotification)
+        #expect(acl[2].attPDUs.first?.handle == 0x0012)
+        #expect(acl[2].attPDUs.first?.value == value)
+        #expect(atEnd.isEmpty)
+    }
+
+    @Test func recordsCutByTheCaptureNeverBecomeCompletePDUs() {
+        var s = HCIScenario()
+        s.l2cap(handle: handle, .sent, cid: 0x0004, [0x12, 0x10, 0x00] + Array(repeating: 0xAB, count: 20), keep: 14)
+        let (packets, atEnd) = decodeAll(s.records)
+        #expect(packets[0].l2cap.isEmpty)
+        #expect(packets[0].issues.map(\.description) == [
+            "l2cap: L2CAP PDU from record 1 cut by the capturing tool: 10 of 27 bytes kept; hides the rest of an ATT Write Request",
+        ])
+        #expect(atEnd.isEmpty)
+    }
+
+    @Test func aPartialPDUAtDisconnectionIsReportedThere() {
+        var s = HCIScenario()
+        s.l2cap(handle: handle, .received, cid: 0x0004, [0x1B, 0x12, 0x00] + Array(repeating: 1, count: 40), fragmentSize: 27)
+        let records = Array(s.records.prefix(1))            // the first fragment only
+        var t = HCIScenario(startUs: records[0].timestampUs + 1000)
+        t.disconnectionComplete(handle: handle, reason: 0x08)
+        var disconnection = t.records[0]
+        disconnection.index = 2
+        let (packets, atEnd) = decodeAll(records + [disconnection])
+        #expect(packets[1].issues.map(\.description) == ["l2cap: PDU started at record 1 never completed: 27 of 47 bytes"])
+        #expect(atEnd.isEmpty)
+    }
+
+    @Test func aPartialPDUAtTheEndOfTheCaptureIsReportedByFinish() {
+        var s = HCIScenario()
+        s.l2cap(handle: handle, .received, cid: 0x0004, [0x1B, 0x12, 0x00] + Array(repeating: 1, count: 40), fragmentSize: 27)
+        let (_, atEnd) = decodeAll(Array(s.records.prefix(1)))
+        #expect(atEnd.map(\.description) == ["l2cap: PDU started at record 1 never completed: 27 of 47 bytes"])
+    }
+
+    @Test func aContinuationWithoutAStartIsAnIssue() {
+        var s = HCIScenario()
+        s.l2cap(handle: handle, .received, cid: 0x0004, [0x1B, 0x12, 0x00] + Array(repeating: 1, count: 40), fragmentSize: 27)
+        var second = s.records[1]
+        second.index = 1
+        let (packets, _) = decodeAll([second])
+        #expect(packets[0].issues.map(\.kind) == [.orphanContinuation])
+    }
+
+    @Test func malformedATTKeepsItsOpcode() {
+        var s = HCIScenario()
+        s.att(handle: handle, .received, [0x09, 0x07, 0x02, 0x00])   // Read By Type Response, entry cut
+        let (packets, _) = decodeAll(s.records)
+        guard case .malformedATT(let opcode, _)? = packets[0].l2cap.first?.content else {
+            Issue.record("expected a malformed ATT PDU")
+            return
+        }
+        #expect(opcode == .readByTypeResponse)
+        #expect(attCounts(packets) == ["0x09": 1])
+    }
+
+    @Test func extendedAdvertisingFragmentsAreJoined() {
+        var s = HCIScenario()
+        let data = SampleScenarios.lockAdvertisement(name: "LOCK-B7B2", mac: SampleScenarios.lockBFactoryMAC, battery: 41)
+            + HCIScenario.adStructure(0x0A, [0x04])          // 33 bytes: three 16-byte fragments
+        s.extendedAdvertisingReport(SampleScenarios.lockB, random: false, data: data, rssi: -70, fragmentSize: 16)
+        let (packets, atEnd) = decodeAll(s.records)
+        #expect(packets.map(\.joinedAdvertising.count) == [0, 0, 1])
+        guard packets.count == 3, case .complete(let report, let fragments)? = packets[2].joinedAdvertising.first else {
+            Issue.record("expected a joined report")
+            return
+        }
+        #expect(fragments == 3)
+        #expect(report.data == data)
+        #expect(report.advertisingData.localName == "LOCK-B7B2")
+        #expect(atEnd.isEmpty)
+    }
+
+    @Test func truncatedEventIsMalformedAndDecodingGoesOn() {
+        var s = HCIScenario()
+        s.event(0x05, [0x00, 0x40])              // Disconnection Complete needs 4 parameter bytes
+        s.disconnectionComplete(handle: handle, reason: 0x13)
+        let (packets, _) = decodeAll(s.records)
+        #expect(packets[0].hci == nil)
+        #expect(packets[0].issues.map(\.kind) == [.malformed])
+        #expect(packets[1].issues.isEmpty)
+    }
+}
