@@ -3,6 +3,7 @@ import BLEBase
 import CaptureFormats
 import HCI
 import L2CAP
+import LinkLayer
 
 /// One capture record decoded as deep as its bytes allow. Decoding is lax at packet level: a
 /// malformed layer becomes an `issue` and the layers above it are simply absent.
@@ -10,6 +11,10 @@ public struct DecodedPacket: Sendable {
     public var record: CaptureRecord
     /// The HCI packet, for HCI-level captures.
     public var hci: HCIPacket?
+    /// The link-layer packet, for air captures (pseudo-header, PDU, CRC verdict, flags).
+    public var air: LinkLayerResult?
+    /// The advertising data of an air advertising PDU, decoded by the same decoder as HCI reports.
+    public var airAdvertisingData: AdvertisingData?
     /// L2CAP PDUs this record completed (usually none or one), with what they carry.
     public var l2cap: [L2CAPPDU] = []
     /// Extended advertising reports completed by this record (fragments joined by data status).

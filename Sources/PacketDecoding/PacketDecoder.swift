@@ -3,12 +3,14 @@ import BLEBase
 import CaptureFormats
 import HCI
 import L2CAP
+import LinkLayer
 
 /// The streaming pipeline: each record goes in, one `DecodedPacket` comes out. State is only what
 /// is live: partial L2CAP PDUs per link and direction, and partial extended advertising reports.
 public struct PacketDecoder: Sendable {
     private var reassembler = L2CAPReassembler()
     private var advertising = ExtendedAdvertisingAssembler()
+    private var linkLayer = LinkLayerTracker()
 
     public init() {}
 
@@ -34,8 +36,7 @@ public struct PacketDecoder: Sendable {
             case .isoData:
                 packet.hci = .iso(try ISODataPacket(parsing: &reader))
             case .linkLayer(let linkType):
-                packet.issues.append(PacketIssue(.notDecoded, layer: .linkLayer,
-                                                 "link type \(linkType) air packets are not decoded yet"))
+                decodeAir(linkType: linkType, in: &packet)
             case .note, .control, .unknown:
                 break
             }
@@ -94,40 +95,80 @@ public struct PacketDecoder: Sendable {
                 }
             }
         case .disconnectionComplete(let disconnection):
-            // A partial PDU cannot complete once the link is gone (Vol 3 Part A §7.2).
-            for direction in [Direction.sent, .received, .unknown] {
-                let key = Self.key(record: packet.record, handle: disconnection.connectionHandle, direction: direction)
-                if let event = reassembler.flush(key: key), let issue = describe(event) {
-                    packet.issues.append(issue)
-                }
-            }
+            flush(connection: UInt32(disconnection.connectionHandle), adapter: packet.record.adapter, in: &packet)
         default:
             break
         }
     }
 
+    // MARK: Air packets → L2CAP
+
+    /// Runs the link-layer tracker; data fragments go to the same reassembler as HCI ACL, keyed by
+    /// access address and direction (Core v5.4 Vol 6 Part B §2.4: LLID 10 starts an L2CAP PDU).
+    private mutating func decodeAir(linkType: UInt32, in packet: inout DecodedPacket) {
+        let record = packet.record
+        let result = linkLayer.process(timestampUs: record.timestampUs, linkType: linkType, bytes: record.payload,
+                                       baseOffset: 0)
+        packet.air = result
+        if let error = result.error { packet.issues.append(PacketIssue(error)) }
+        if let direction = result.direction { packet.record.direction = Self.direction(direction) }
+        if case .advertising(let adv)? = result.packet?.pdu, let data = adv.advertisingData, !data.isEmpty {
+            var reader = ByteReader(data, layer: .advertisingData)
+            packet.airAdvertisingData = AdvertisingData(parsing: &reader)
+        }
+        if let fragment = result.fragment {
+            let direction = Self.direction(fragment.direction)
+            let key = FragmentStreamKey(connection: fragment.accessAddress, direction: Self.code(direction))
+            let events = reassembler.feed(key: key, isStart: fragment.isStart, bytes: fragment.bytes,
+                                          recordIndex: record.index, timestampUs: record.timestampUs)
+            collect(events, link: .air(accessAddress: fragment.accessAddress), direction: direction, in: &packet)
+        }
+        for event in result.events {
+            if case .connectionTerminated(let accessAddress, _, _) = event {
+                flush(connection: accessAddress, adapter: nil, in: &packet)
+            }
+        }
+    }
+
+    static func direction(_ direction: LinkDirection) -> Direction {
+        direction == .centralToPeripheral ? .centralToPeripheral : .peripheralToCentral
+    }
+
     // MARK: ACL → L2CAP → ATT/SMP/signalling
 
-    static func key(record: CaptureRecord, handle: UInt16, direction: Direction) -> FragmentStreamKey {
-        let code: UInt8 = switch direction {
-        case .sent, .centralToPeripheral: 0
-        case .received, .peripheralToCentral: 1
-        case .unknown: 2
+    /// A partial PDU cannot complete once its link is gone (Vol 3 Part A §7.2).
+    private mutating func flush(connection: UInt32, adapter: UInt16?, in packet: inout DecodedPacket) {
+        for code: UInt8 in 0...2 {
+            let key = FragmentStreamKey(adapter: adapter, connection: connection, direction: code)
+            if let event = reassembler.flush(key: key), let issue = describe(event) {
+                packet.issues.append(issue)
+            }
         }
-        return FragmentStreamKey(adapter: record.adapter, connection: UInt32(handle), direction: code)
+    }
+
+    static func code(_ direction: Direction) -> UInt8 {
+        switch direction {
+        case .sent, .centralToPeripheral: return 0
+        case .received, .peripheralToCentral: return 1
+        case .unknown: return 2
+        }
     }
 
     private mutating func reassemble(_ acl: ACLDataPacket, in packet: inout DecodedPacket) {
         let record = packet.record
-        let key = Self.key(record: record, handle: acl.connectionHandle, direction: record.direction)
+        let key = FragmentStreamKey(adapter: record.adapter, connection: UInt32(acl.connectionHandle),
+                                    direction: Self.code(record.direction))
         let missing = max(0, record.originalLength - record.payload.count)
         let events = reassembler.feed(key: key, isStart: acl.packetBoundary.isStart, bytes: acl.payloadBytes,
                                       recordIndex: record.index, timestampUs: record.timestampUs, truncatedBy: missing)
-        let link = LinkID.hci(adapter: record.adapter, handle: acl.connectionHandle)
+        collect(events, link: .hci(adapter: record.adapter, handle: acl.connectionHandle), direction: record.direction,
+                in: &packet)
+    }
+
+    private func collect(_ events: [ReassemblyEvent], link: LinkID, direction: Direction, in packet: inout DecodedPacket) {
         for event in events {
             if case .complete(let frame) = event {
-                packet.l2cap.append(L2CAPPDU(link: link, direction: record.direction, frame: frame,
-                                             content: Self.content(of: frame)))
+                packet.l2cap.append(L2CAPPDU(link: link, direction: direction, frame: frame, content: Self.content(of: frame)))
             } else if let issue = describe(event) {
                 packet.issues.append(issue)
             }

@@ -3,6 +3,7 @@ import BLEBase
 import CaptureFormats
 import HCI
 import L2CAP
+import LinkLayer
 import PacketDecoding
 
 /// How `bledecode packets` shows times.
@@ -76,6 +77,11 @@ public struct PacketListing {
         case .iso(let i): result.append(("HCI ISO", i.fields))
         case nil: break
         }
+        if let air = packet.air {
+            if let metadata = air.metadata { result.append(("Radio", metadata.fields)) }
+            result.append(("Link layer", Self.airFields(air)))
+            if let ad = packet.airAdvertisingData { result.append(("Advertising data", ad.fields)) }
+        }
         for pdu in packet.l2cap {
             result.append(("L2CAP", Self.l2capFields(pdu)))
             switch pdu.content {
@@ -89,6 +95,19 @@ public struct PacketListing {
             result.append(("Issues", packet.issues.map { Field($0.kind.rawValue, .string($0.description)) }))
         }
         return result
+    }
+
+    static func airFields(_ air: LinkLayerResult) -> [Field] {
+        var fields: [Field] = [.string("crc", air.crcStatus.rawValue)]
+        var flags: [FieldValue] = []
+        if air.flags.contains(.badCRC) { flags.append(.string("bad-crc")) }
+        if air.flags.contains(.retransmission) { flags.append(.string("retransmission")) }
+        if air.flags.contains(.empty) { flags.append(.string("empty")) }
+        if air.flags.contains(.encrypted) { flags.append(.string("encrypted")) }
+        if air.flags.contains(.directionInferred) { flags.append(.string("direction-inferred")) }
+        fields.append(Field("flags", .list(flags)))
+        if let packet = air.packet { fields += packet.fields }
+        return fields
     }
 
     static func l2capFields(_ pdu: L2CAPPDU) -> [Field] {
@@ -140,6 +159,11 @@ public struct PacketListing {
         case .sco(let s): w.key("hci"); w.value(.object(s.fields))
         case .iso(let i): w.key("hci"); w.value(.object(i.fields))
         case nil: break
+        }
+        if let air = packet.air {
+            if let metadata = air.metadata { w.key("radio"); w.value(.object(metadata.fields)) }
+            w.key("ll"); w.value(.object(Self.airFields(air)))
+            if let ad = packet.airAdvertisingData { w.key("advertisingData"); w.value(.object(ad.fields)) }
         }
         if !packet.l2cap.isEmpty {
             w.key("l2cap")

@@ -3,6 +3,7 @@ import BLEBase
 import CaptureFormats
 import HCI
 import L2CAP
+import LinkLayer
 import PacketDecoding
 
 /// The one-line description of a decoded packet: its deepest decoded layer, like Wireshark's
@@ -19,7 +20,12 @@ public enum PacketSummary {
     static func deepest(_ packet: DecodedPacket) -> String {
         if let pdu = packet.l2cap.last {
             let more = packet.l2cap.count > 1 ? " (+\(packet.l2cap.count - 1) more PDU)" : ""
-            return content(pdu) + more
+            return content(pdu) + more + (packet.air.map(airFlags) ?? "")
+        }
+        if let air = packet.air {
+            let text = air.packet?.summary ?? "Air packet (link type \(air.metadata?.linkType ?? 0))"
+            let name = packet.airAdvertisingData?.localName.map { " name " + TerminalText.quoted($0) } ?? ""
+            return text + name + airFlags(air)
         }
         switch packet.hci {
         case .command(let command): return command.summary
@@ -37,6 +43,15 @@ public enum PacketSummary {
         case .linkLayer(let linkType): return "Air packet (link type \(linkType))"
         default: return "\(packet.record.payload.count) bytes"
         }
+    }
+
+    /// What the link layer noticed: `(bad CRC)`, `(retransmission)`, `(encrypted)`.
+    static func airFlags(_ air: LinkLayerResult) -> String {
+        var notes: [String] = []
+        if air.flags.contains(.badCRC) { notes.append("bad CRC") }
+        if air.flags.contains(.retransmission) { notes.append("retransmission") }
+        if air.flags.contains(.encrypted) { notes.append("encrypted") }
+        return notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"
     }
 
     static func content(_ pdu: L2CAPPDU) -> String {
