@@ -201,6 +201,6 @@ extension AssignedNumbers {
         0x02EA: "Fujitsu Limited",
         0x038F: "Xiaomi Inc.",
         0x0499: "Ruuvi Innovations Ltd.",
-        0xFFFF: "Reserved for testing (0xFFFF)",
+        0xFFFF: "Reserved for testing",
     ]
 }

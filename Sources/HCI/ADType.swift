@@ -32,7 +32,7 @@ public struct ADType: RawRepresentable, Hashable, Sendable, CustomStringConverti
     public static let manufacturerSpecificData = Self(rawValue: 0xFF)
 
     public var name: String { Self.names[rawValue] ?? "Unknown (\(Hex.code(rawValue)))" }
-    public var description: String { "\(name) (\(Hex.code(rawValue)))" }
+    public var description: String { Self.names[rawValue] == nil ? name : "\(name) (\(Hex.code(rawValue)))" }
 
     /// Assigned Numbers §2.3 (2024 edition).
     static let names: [UInt8: String] = [

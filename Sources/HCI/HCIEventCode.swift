@@ -19,8 +19,9 @@ public struct HCIEventCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     /// Vendor-specific debug events (Vol 4 Part E §5.4.4); Broadcom and Qualcomm phones log many.
     public static let vendorSpecific = Self(rawValue: 0xFF)
 
-    public var name: String { Self.names[rawValue] ?? "Unknown (\(Hex.code(rawValue)))" }
-    public var description: String { "\(name) (\(Hex.code(rawValue)))" }
+    /// Unknown codes say they are events: `Unknown Event (0x60)`.
+    public var name: String { Self.names[rawValue] ?? "Unknown Event (\(Hex.code(rawValue)))" }
+    public var description: String { Self.names[rawValue] == nil ? name : "\(name) (\(Hex.code(rawValue)))" }
 
     /// Core v5.4 Vol 4 Part E §7.7; the AMP events 0x40–0x4D as Core v5.2 named them.
     static let names: [UInt8: String] = [
@@ -127,7 +128,7 @@ public struct LESubeventCode: RawRepresentable, Hashable, Sendable, CustomString
     public static let enhancedConnectionCompleteV2 = Self(rawValue: 0x29)
 
     public var name: String { Self.names[rawValue] ?? "Unknown (\(Hex.code(rawValue)))" }
-    public var description: String { "\(name) (\(Hex.code(rawValue)))" }
+    public var description: String { Self.names[rawValue] == nil ? name : "\(name) (\(Hex.code(rawValue)))" }
 
     /// Core v5.4 Vol 4 Part E §7.7.65.1–§7.7.65.41.
     static let names: [UInt8: String] = [

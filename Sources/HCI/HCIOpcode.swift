@@ -61,5 +61,5 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
         return "Unknown (\(Hex.code(rawValue, width: 4)))"
     }
 
-    public var description: String { "\(name) (\(Hex.code(rawValue, width: 4)))" }
+    public var description: String { Self.names[rawValue] == nil ? name : "\(name) (\(Hex.code(rawValue, width: 4)))" }
 }

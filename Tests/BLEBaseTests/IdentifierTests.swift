@@ -122,7 +122,7 @@ import Testing
                                        0x02E5: "Espressif Systems (Shanghai) Co., Ltd.", 0x038F: "Xiaomi Inc.",
                                        0x0087: "Garmin International, Inc.", 0x000F: "Broadcom Corporation",
                                        0x001D: "Qualcomm", 0x0002: "Intel Corp.", 0x000D: "Texas Instruments Inc.",
-                                       0xFFFF: "Reserved for testing (0xFFFF)"]
+                                       0xFFFF: "Reserved for testing"]
         for (id, name) in names { #expect(AssignedNumbers.companyName(id) == name) }
         #expect(AssignedNumbers.companyName(0xFFFE) == nil)
     }

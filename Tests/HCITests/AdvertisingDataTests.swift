@@ -38,7 +38,7 @@ import Testing
         #expect(value(0xFF, [0x4C, 0x00, 0x02, 0x15]) == .manufacturerSpecificData(companyID: 0x004C, data: [0x02, 0x15]))
         #expect(value(0x2E, [1, 2, 3]) == .raw)
         #expect(ADType(rawValue: 0x2E).name == "Resolvable Set Identifier")
-        #expect(ADType(rawValue: 0x7E).description == "Unknown (0x7E) (0x7E)")
+        #expect(ADType(rawValue: 0x7E).description == "Unknown (0x7E)")
     }
 
     @Test func malformedStructuresKeepBytes() {

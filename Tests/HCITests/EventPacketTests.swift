@@ -116,7 +116,7 @@ import Testing
         let vendor = try event([0xFF, 0x03, 0x01, 0x02, 0x03])
         #expect(vendor.body == .vendor([1, 2, 3]) && vendor.summary == "Vendor Specific 010203")
         let unknown = try event([0x7A, 0x01, 0x00])
-        #expect(unknown.body == .raw([0]) && unknown.code.name == "Unknown (0x7A)" && unknown.summary == "Unknown (0x7A) 00")
+        #expect(unknown.body == .raw([0]) && unknown.code.name == "Unknown Event (0x7A)" && unknown.summary == "Unknown Event (0x7A) 00")
     }
 
     @Test func codeNames() {

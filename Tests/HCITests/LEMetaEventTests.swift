@@ -85,7 +85,7 @@ import Testing
         #expect(report.data.serviceUUIDs == [BluetoothUUID(uint16: 0xFFE0), BluetoothUUID(uint16: 0x180F)])
         #expect(report.data.manufacturerData.first?.companyID == 0xFFFF)
         #expect(packet.summary == "LE Advertising Report ADV_IND 6B:30:F9:0E:C7:DD (random) RSSI -84 dBm "
-            + "services FFE0, 180F mfr Reserved for testing (0xFFFF) (0xFFFF) 8 bytes")
+            + "services FFE0, 180F mfr Reserved for testing (0xFFFF) 8 bytes")
         let named: [UInt8] = [0x3E, 0x1A, 0x02, 0x01, 0x04, 0x01, 0xB0, 0x77, 0xFD, 0xE0, 0x71, 0xCE,
                               0x0E, 0x0A, 0x09, 0x44, 0x45, 0x4D, 0x4F, 0x2D, 0x43, 0x33, 0x36, 0x45, 0x02, 0x0A, 0x00,
                               0xB3] // frame 20: SCAN_RSP, name "DEMO-C36E", TX power 0, RSSI -77
