@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "L2CAPTests", dependencies: ["L2CAP"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT"]),
         .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding", "AnalyzerTestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["AnalyzerTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["AnalyzerTestSupport", "bledecode"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 
 /// The root command: holds only its subcommands.
@@ -15,4 +16,20 @@ struct BLEDecode: ParsableCommand {
         subcommands: [Packets.self],
         defaultSubcommand: Packets.self
     )
+
+    /// Runs the command; usage errors exit with 2 (not ArgumentParser's 64) so that every
+    /// command has the same three exit codes.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                Diagnostics.usage(fullMessage(for: error))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

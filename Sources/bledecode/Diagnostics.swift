@@ -5,6 +5,13 @@ import Reports
 /// The one place that writes diagnostics to standard error, escaped for the terminal.
 enum Diagnostics {
     static func warning(_ message: String) { emit("warning", message) }
+
+    /// ArgumentParser's own message (usage and help text), printed as is.
+    static func usage(_ message: String) {
+        let stderr = BufferedOutput(fileDescriptor: 2, capacity: 1 << 12)
+        stderr.line(message)
+        stderr.flush()
+    }
     static func error(_ message: String) { emit("error", message) }
 
     private static func emit(_ level: String, _ message: String) {

@@ -1,0 +1,65 @@
+import AnalyzerTestSupport
+import Foundation
+import Testing
+
+/// Runs the built `bledecode` executable (next to the test bundle in the build folder).
+struct CLIRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+enum CLI {
+    static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("bledecode").path
+
+    static func run(_ arguments: [String], stdin: Data? = nil) throws -> CLIRun {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = SharedCaptures.packageRoot
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        // Read both pipes before waiting so a large output cannot block the child.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLIRun(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func sample(_ name: String) -> String { "Samples/" + name }
+}
+
+/// Golden files under Tests/CLITests/Golden. `UPDATE_GOLDEN=1 swift test` rewrites them.
+enum Golden {
+    static let folder = SharedCaptures.packageRoot.appendingPathComponent("Tests/CLITests/Golden")
+
+    static func check(_ actual: String, against name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let url = folder.appendingPathComponent(name)
+        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+            try actual.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        if actual != expected {
+            let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
+            let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
+            let line = (0..<min(a.count, e.count)).first { a[$0] != e[$0] } ?? min(a.count, e.count)
+            Issue.record("""
+                \(name) differs at line \(line + 1):
+                  expected: \(line < e.count ? String(e[line]) : "<end>")
+                  actual:   \(line < a.count ? String(a[line]) : "<end>")
+                """, sourceLocation: sourceLocation)
+        }
+    }
+}
