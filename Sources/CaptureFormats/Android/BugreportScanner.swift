@@ -16,9 +16,6 @@ struct BugreportSection: Equatable {
     var beginLine: Int
     /// False when the text ends before the END line.
     var complete: Bool
-    /// Line number and text byte offset where the section stops (END line, or end of text).
-    var endLine: Int
-    var endOffset: Int
 }
 
 /// What a streamed text holds.
@@ -148,7 +145,7 @@ struct BugreportScanner {
             throw base64Error(error, at: offset)
         }
         result = BugreportSection(declaredBytes: declaredBytes, blob: decoder.bytes, beginLine: beginLine,
-                                  complete: complete, endLine: line, endOffset: offset)
+                                  complete: complete)
         self.decoder = nil
     }
 

@@ -53,7 +53,6 @@ struct ZipCentralEntry: Equatable {
     var flags: UInt16
     var method: UInt16
     var compressedSize: UInt32
-    var size: UInt32
     var localHeaderOffset: UInt32
     var name: String
 
@@ -67,7 +66,7 @@ struct ZipCentralEntry: Equatable {
         method = try reader.readUInt16LE("method")
         try reader.skip(8, "time, date and crc-32")
         compressedSize = try reader.readUInt32LE("compressed size")
-        size = try reader.readUInt32LE("uncompressed size")
+        try reader.skip(4, "uncompressed size")
         let nameLength = Int(try reader.readUInt16LE("name length"))
         let extraLength = Int(try reader.readUInt16LE("extra length"))
         let commentLength = Int(try reader.readUInt16LE("comment length"))
