@@ -33,6 +33,12 @@ public enum CaptureFile {
                                   compressed: compressed, spool: compressed || path == "-")
         case .packetLogger(let bigEndian):
             return PacketLoggerReader(input: input, path: name, bigEndian: bigEndian, compressed: compressed)
+        case .zip:
+            return try AndroidBugreport.open(zip: input, path: name, isFile: path != "-" && !compressed,
+                                             compressed: compressed)
+        case .text(let head):
+            if let reader = try AndroidBugreport.open(text: input, path: name, compressed: compressed) { return reader }
+            throw ContainerSignature.notACapture(head, file: name)
         case .gzip:
             throw CaptureError(file: name, byteOffset: 0, message: "not a capture file (gzip inside gzip)")
         }
@@ -46,6 +52,11 @@ enum ContainerSignature: Equatable {
     case pcap(bigEndian: Bool)
     case pcapng
     case packetLogger(bigEndian: Bool)
+    /// A zip archive (an Android bug report zip, when it holds one).
+    case zip
+    /// Text (no NUL byte in the detection window), perhaps an Android bug report; `head` is its
+    /// first bytes, for the error when it is not.
+    case text(head: [UInt8])
 
     /// Magic numbers, in the order they are tried, with the size of the header each starts.
     private static let magics: [(bytes: [UInt8], signature: ContainerSignature, header: (name: String, size: Int))] = [
@@ -56,6 +67,8 @@ enum ContainerSignature: Equatable {
         ([0xA1, 0xB2, 0x3C, 0x4D], .pcap(bigEndian: true), ("pcap file header", 24)),
         ([0x0A, 0x0D, 0x0D, 0x0A], .pcapng, ("pcapng section header block", 28)),
         ([0x1F, 0x8B], .gzip, ("gzip header", 10)),
+        ([0x50, 0x4B, 0x03, 0x04], .zip, ("zip local file header", 30)),
+        ([0x50, 0x4B, 0x05, 0x06], .zip, ("zip end of central directory record", 22)),
     ]
 
     /// How far detection looks: enough for PacketLogger's first records.
@@ -84,7 +97,12 @@ enum ContainerSignature: Equatable {
             return .packetLogger(bigEndian: bigEndian)
         }
         if let error = input.sourceError { throw error }
-        throw CaptureError(file: file, byteOffset: 0, message: "not a capture file (\(describe(head)))")
+        if !input.peek(window).unreadBytes.contains(0) { return .text(head: head) }
+        throw notACapture(head, file: file)
+    }
+
+    static func notACapture(_ head: [UInt8], file: String) -> CaptureError {
+        CaptureError(file: file, byteOffset: 0, message: "not a capture file (\(describe(head)))")
     }
 
     /// `starts with 2d2d2d2d… ("----…"); no btsnoop, pcap, pcapng, gzip or PacketLogger signature`.
