@@ -1,3 +1,4 @@
+import AnalyzerTestSupport
 import CaptureFormats
 import Foundation
 import Testing
