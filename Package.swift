@@ -2,7 +2,8 @@
 import PackageDescription
 
 /// One library per layer; dependencies point down only:
-/// BLEBase ← CaptureFormats ← HCI | LinkLayer ← L2CAP ← ATT ← PacketDecoding ← Reports ← bledecode.
+/// BLEBase ← CaptureFormats ← HCI | LinkLayer ← L2CAP ← ATT ← PacketDecoding ← Sessions ← VendorDecoding ←
+/// Reports ← bledecode.
 let package = Package(
     name: "bledecode",
     platforms: [.macOS(.v14)],
@@ -11,6 +12,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
         .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
@@ -23,7 +25,9 @@ let package = Package(
         .target(name: "L2CAP", dependencies: ["BLEBase"]),
         .target(name: "ATT", dependencies: ["BLEBase", "AssignedNumbers"]),
         .target(name: "PacketDecoding", dependencies: ["CaptureFormats", "HCI", "LinkLayer", "L2CAP", "ATT"]),
-        .target(name: "Reports", dependencies: ["PacketDecoding"]),
+        .target(name: "Sessions", dependencies: ["PacketDecoding"]),
+        .target(name: "VendorDecoding", dependencies: ["BLEBase", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Reports", dependencies: ["Sessions", "VendorDecoding"]),
         .executableTarget(name: "bledecode", dependencies: [
             "Reports", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -36,6 +40,8 @@ let package = Package(
         .testTarget(name: "L2CAPTests", dependencies: ["L2CAP"]),
         .testTarget(name: "ATTTests", dependencies: ["ATT"]),
         .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding", "AnalyzerTestSupport"]),
+        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "AnalyzerTestSupport"]),
+        .testTarget(name: "VendorDecodingTests", dependencies: ["VendorDecoding", "PacketDecoding", "AnalyzerTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["AnalyzerTestSupport", "bledecode"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

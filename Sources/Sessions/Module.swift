@@ -1,0 +1,1 @@
+// Module Sessions: see docs/architecture.md.

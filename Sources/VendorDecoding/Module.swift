@@ -1,0 +1,1 @@
+// Module VendorDecoding: see docs/architecture.md.
