@@ -1,0 +1,332 @@
+import AssignedNumbers
+import ATT
+import BLEBase
+import CaptureFormats
+import PacketDecoding
+import Sessions
+
+/// The JSON report of ../shared/docs/report-contract.md (schema: docs/report.schema.json).
+public enum ReportJSON {
+    public static let schemaVersion = 1
+
+    public static func render(_ analysis: Analysis, commandLine: String) -> [UInt8] {
+        var w = JSONWriter(capacity: 1 << 16)
+        let report = analysis.report
+        w.beginObject()
+        w.field("schemaVersion", schemaVersion)
+        w.key("tool")
+        w.beginObject()
+        w.field("name", "bledecode")
+        w.field("version", ToolVersion.current)
+        w.field("commandLine", commandLine)
+        w.endObject()
+        capture(analysis, into: &w)
+        stats(report.stats, into: &w)
+        w.key("devices")
+        w.beginArray()
+        for device in report.devices { self.device(device, into: &w) }
+        w.endArray()
+        let gattByDevice = Dictionary(report.devices.map { ($0.id, $0.gatt) }, uniquingKeysWith: { a, _ in a })
+        w.key("connections")
+        w.beginArray()
+        for connection in report.connections {
+            self.connection(connection, gatt: connection.deviceID.flatMap { gattByDevice[$0] } ?? [], into: &w)
+        }
+        w.endArray()
+        w.key("connectionAttempts")
+        w.beginArray()
+        for attempt in report.attempts { self.attempt(attempt, into: &w) }
+        w.endArray()
+        w.key("hciCommands")
+        w.beginArray()
+        for command in report.commands {
+            w.beginObject()
+            w.field("opcode", command.opcode.rawValue)
+            w.field("name", command.opcode.name)
+            w.field("count", command.count)
+            w.field("failed", command.failed)
+            w.field("unanswered", command.unanswered)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("vendorFrames")
+        w.beginArray()
+        w.endArray()
+        w.key("failures")
+        w.beginArray()
+        for failure in report.failures { self.failure(failure, into: &w) }
+        w.endArray()
+        w.endObject()
+        return w.bytes
+    }
+
+    static func time(_ name: String, _ us: Int64?, into w: inout JSONWriter) {
+        w.field(name + "Us", optional: us)
+        w.field(name, optional: us.map { Timestamp.iso8601(unixMicroseconds: $0) })
+    }
+
+    static func capture(_ analysis: Analysis, into w: inout JSONWriter) {
+        let stats = analysis.report.stats
+        w.key("capture")
+        w.beginObject()
+        w.field("path", analysis.info.path)
+        w.field("format", analysis.info.container.rawValue)
+        w.field("linkType", analysis.info.linkTypeDescription)
+        w.field("compressed", analysis.info.compressed)
+        w.field("packets", stats.records)
+        w.field("firstTimeUs", optional: stats.firstTimeUs)
+        w.field("lastTimeUs", optional: stats.lastTimeUs)
+        w.field("firstTime", optional: stats.firstTimeUs.map { Timestamp.iso8601(unixMicroseconds: $0) })
+        w.field("lastTime", optional: stats.lastTimeUs.map { Timestamp.iso8601(unixMicroseconds: $0) })
+        w.field("truncatedRecords", stats.truncatedRecords)
+        w.key("warnings")
+        w.beginArray()
+        for diagnostic in analysis.diagnostics {
+            w.beginObject()
+            w.field("severity", diagnostic.severity.rawValue)
+            w.field("kind", diagnostic.kind.rawValue)
+            w.field("record", optional: diagnostic.recordNumber)
+            w.field("byteOffset", optional: diagnostic.byteOffset)
+            w.field("message", diagnostic.message)
+            w.endObject()
+        }
+        for issue in analysis.pipelineIssues {
+            w.beginObject()
+            w.field("severity", "warning")
+            w.field("kind", issue.kind.rawValue)
+            w.field("record", optional: Int?.none)
+            w.field("byteOffset", optional: Int?.none)
+            w.field("message", "at end of capture: " + issue.description)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+    }
+
+    static func stats(_ stats: CaptureStatistics, into w: inout JSONWriter) {
+        w.key("stats")
+        w.beginObject()
+        w.field("hciCommands", stats.hciCommands)
+        w.field("hciEvents", stats.hciEvents)
+        w.field("aclPackets", stats.aclPackets)
+        w.field("airPackets", stats.airPackets)
+        w.field("badCrcPackets", stats.badCRCPackets)
+        w.key("attPdus")
+        w.beginObject()
+        for (opcode, count) in stats.attPDUs.sorted(by: { $0.key < $1.key }) { w.field(Hex.code(opcode), count) }
+        w.endObject()
+        w.key("decodeIssues")
+        w.beginObject()
+        for (kind, count) in stats.issues.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { w.field(kind.rawValue, count) }
+        w.endObject()
+        w.endObject()
+    }
+
+    static func device(_ device: Device, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("id", device.id)
+        w.key("addresses")
+        w.beginArray()
+        for address in device.addresses {
+            w.beginObject()
+            w.field("address", address.address.description)
+            w.field("type", address.type.rawValue)
+            w.field("advertisements", address.advertisements)
+            w.field("scanResponses", address.scanResponses)
+            w.key("rssi")
+            if let rssi = address.rssi {
+                w.beginObject()
+                w.field("min", rssi.min)
+                w.field("median", rssi.median)
+                w.field("max", rssi.max)
+                w.endObject()
+            } else {
+                w.null()
+            }
+            time("firstSeen", address.firstSeenUs, into: &w)
+            time("lastSeen", address.lastSeenUs, into: &w)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("identity")
+        if let identity = device.identity {
+            w.beginObject()
+            w.field("value", identity.value)
+            w.field("source", identity.source)
+            w.endObject()
+        } else {
+            w.null()
+        }
+        w.key("names")
+        w.value(.list(device.names.map { .string($0) }))
+        w.key("companyIds")
+        w.value(.list(device.companyIDs.map { .int(Int64($0)) }))
+        w.key("companies")
+        w.value(.list(device.companyIDs.map { .string(AssignedNumbers.companyName($0) ?? Hex.code($0, width: 4)) }))
+        w.key("serviceUuids")
+        w.value(.list(device.serviceUUIDs.map { .uuid($0) }))
+        w.field("txPower", optional: device.txPower)
+        w.field("advertisements", device.advertisements)
+        time("firstSeen", device.firstSeenUs, into: &w)
+        time("lastSeen", device.lastSeenUs, into: &w)
+        w.key("connections")
+        w.value(.list(device.connectionIDs.map { .string($0) }))
+        w.endObject()
+    }
+
+    static func connection(_ c: Connection, gatt: [GATTAttribute], into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("id", c.id)
+        w.field("device", optional: c.deviceID)
+        w.field("handle", optional: c.handle)
+        w.field("accessAddress", optional: c.accessAddress)
+        w.field("peerAddress", optional: c.peerAddress?.description)
+        w.field("peerAddressType", optional: c.peerAddressType?.description)
+        w.field("role", c.role.rawValue)
+        w.field("completeEvent", c.completeEvent)
+        time("create", c.createUs, into: &w)
+        time("start", c.startUs, into: &w)
+        time("end", c.endUs, into: &w)
+        w.field("startRecord", c.startRecord)
+        w.field("endRecord", optional: c.endRecord)
+        w.field("dangling", c.dangling)
+        w.key("disconnectReason")
+        if let reason = c.disconnectReason {
+            w.beginObject()
+            w.field("code", reason.rawValue)
+            w.field("name", reason.name)
+            w.endObject()
+        } else {
+            w.null()
+        }
+        w.field("initiator", optional: c.initiator?.rawValue)
+        w.key("parameters")
+        w.beginArray()
+        for p in c.parameters {
+            w.beginObject()
+            w.field("timeUs", p.timeUs)
+            w.field("intervalUs", p.intervalUs)
+            w.field("latency", p.latency)
+            w.field("supervisionTimeoutMs", p.supervisionTimeoutMs)
+            w.endObject()
+        }
+        w.endArray()
+        w.field("mtu", c.mtu)
+        w.key("dataLength")
+        if let length = c.dataLength {
+            w.beginObject(); w.field("tx", length.tx); w.field("rx", length.rx); w.endObject()
+        } else { w.null() }
+        w.key("phy")
+        if let phy = c.phy {
+            w.beginObject(); w.field("tx", phy.tx); w.field("rx", phy.rx); w.endObject()
+        } else { w.null() }
+        w.field("encrypted", c.encrypted)
+        w.key("subscriptions")
+        w.beginArray()
+        for s in c.subscriptions {
+            w.beginObject()
+            w.field("timeUs", s.timeUs)
+            w.field("cccdHandle", s.cccdHandle)
+            w.field("characteristic", s.characteristic)
+            w.field("notifications", s.notifications)
+            w.field("indications", s.indications)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("gatt")
+        w.beginArray()
+        for attribute in gatt {
+            w.beginObject()
+            w.field("handle", attribute.handle)
+            w.field("uuid", attribute.uuid.description)
+            w.field("name", optional: AssignedNumbers.name(for: attribute.uuid))
+            w.field("kind", attribute.kind.rawValue)
+            w.key("properties")
+            w.value(.list(attribute.properties.map { .string($0) }))
+            w.field("declarationHandle", optional: attribute.declarationHandle)
+            w.field("endHandle", optional: attribute.endHandle)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("transactions")
+        w.beginArray()
+        for t in c.transactions { transaction(t, into: &w) }
+        w.endArray()
+        w.key("transactionTotals")
+        w.beginArray()
+        for (key, aggregate) in c.transactionTotals.byKey.sorted(by: { $0.key < $1.key }) {
+            w.beginObject()
+            w.field("opcode", key.opcode)
+            w.field("opcodeName", ATTOpcode(rawValue: key.opcode).name)
+            w.field("handle", optional: key.handle)
+            w.field("count", aggregate.count)
+            w.field("errors", aggregate.errors)
+            w.field("unanswered", aggregate.unanswered)
+            w.key("latencyUs")
+            if let min = aggregate.latencies.min, let max = aggregate.latencies.max {
+                w.beginObject()
+                w.field("min", min)
+                w.field("median", optional: aggregate.latencies.median)
+                w.field("max", max)
+                w.endObject()
+            } else {
+                w.null()
+            }
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+    }
+
+    static func transaction(_ t: ATTTransaction, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("opcode", t.opcode.rawValue)
+        w.field("opcodeName", t.opcode.name)
+        w.field("handle", optional: t.handle)
+        w.field("attribute", optional: t.attribute)
+        w.field("direction", t.direction.rawValue)
+        w.field("requestUs", t.requestUs)
+        w.field("requestRecord", t.requestRecord)
+        w.field("responseUs", optional: t.responseUs)
+        w.field("responseRecord", optional: t.responseRecord)
+        w.field("responseOpcode", optional: t.responseOpcode?.rawValue)
+        w.field("latencyUs", optional: t.latencyUs)
+        w.field("outcome", t.outcome.rawValue)
+        w.field("errorCode", optional: t.errorCode?.rawValue)
+        w.field("errorName", optional: t.errorCode?.name)
+        w.endObject()
+    }
+
+    static func attempt(_ a: ConnectionAttempt, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("peerAddress", optional: a.peerAddress?.description)
+        w.field("device", optional: a.deviceID)
+        time("create", a.createUs, into: &w)
+        time("end", a.endUs, into: &w)
+        w.field("waitedUs", optional: a.endUs.map { $0 - a.createUs })
+        w.field("outcome", a.outcome.rawValue)
+        w.field("status", optional: a.status?.rawValue)
+        w.field("statusName", optional: a.status?.name)
+        w.endObject()
+    }
+
+    static func failure(_ f: Failure, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("kind", f.kind.rawValue)
+        time("time", f.timeUs, into: &w)
+        w.field("device", optional: f.deviceID)
+        w.field("connection", optional: f.connectionID)
+        w.field("record", optional: f.record)
+        w.field("summary", f.summary)
+        for detail in f.details {
+            w.key(detail.name)
+            w.value(detail.value)
+        }
+        w.endObject()
+    }
+}
+
+/// The version the tool reports (`bledecode --version`, reports' `tool.version`).
+public enum ToolVersion {
+    public static let current = "0.1.0"
+}

@@ -1,0 +1,128 @@
+import BLEBase
+import HCI
+
+/// Every address seen (advertisers and connection peers) and which of them belong to one device.
+///
+/// Addresses are merged with a union-find: an SMP Identity Address Information PDU, an Enhanced
+/// Connection Complete's peer RPA next to the identity address, or an identity a vendor profile
+/// extracts from advertising data ties them to one device.
+struct DeviceRegistry {
+    struct AddressState {
+        var address: BluetoothAddress
+        var type: AddressType
+        var order: Int
+        var advertisements = 0
+        var scanResponses = 0
+        var rssi = RSSIHistogram()
+        var firstSeenUs: Int64?
+        var lastSeenUs: Int64?
+        var names: [String] = []
+        var companyIDs: [UInt16] = []
+        var serviceUUIDs: [BluetoothUUID] = []
+        var txPower: Int8?
+        var identity: DeviceIdentity?
+        var connectionIDs: [String] = []
+    }
+
+    private(set) var states: [AddressState] = []
+    private var index: [BluetoothAddress: Int] = [:]
+    private var parent: [Int] = []
+    private var byIdentity: [String: Int] = [:]
+    /// At most this many names / UUIDs / company ids kept per address (hostile captures).
+    static let listCap = 16
+
+    /// The slot for an address, created on first sight.
+    mutating func slot(_ address: BluetoothAddress, type: AddressType) -> Int {
+        if let existing = index[address] { return existing }
+        let slot = states.count
+        states.append(AddressState(address: address, type: type, order: slot))
+        parent.append(slot)
+        index[address] = slot
+        return slot
+    }
+
+    func existingSlot(_ address: BluetoothAddress) -> Int? { index[address] }
+
+    mutating func root(_ slot: Int) -> Int {
+        var node = slot
+        while parent[node] != node {
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        }
+        return node
+    }
+
+    /// Ties two addresses to one device (the earlier-seen address stays the representative).
+    mutating func merge(_ a: Int, _ b: Int) {
+        let ra = root(a), rb = root(b)
+        guard ra != rb else { return }
+        if ra < rb { parent[rb] = ra } else { parent[ra] = rb }
+    }
+
+    /// Records an identity for an address and merges it with every address of the same identity.
+    mutating func assign(_ identity: DeviceIdentity, to slot: Int) {
+        if states[slot].identity == nil { states[slot].identity = identity }
+        if let other = byIdentity[identity.value] {
+            merge(other, slot)
+        } else {
+            byIdentity[identity.value] = slot
+        }
+    }
+
+    mutating func sawAdvertisement(slot: Int, timeUs: Int64, rssi: Int8?, scanResponse: Bool, data: AdvertisingData?) {
+        var state = states[slot]
+        if scanResponse { state.scanResponses += 1 } else { state.advertisements += 1 }
+        if let rssi, rssi != 127 { state.rssi.add(Int(rssi)) }
+        state.firstSeenUs = min(state.firstSeenUs ?? timeUs, timeUs)
+        state.lastSeenUs = max(state.lastSeenUs ?? timeUs, timeUs)
+        if let data {
+            if let name = data.localName { Self.append(name, to: &state.names) }
+            for (company, _) in data.manufacturerData { Self.append(company, to: &state.companyIDs) }
+            for uuid in data.serviceUUIDs { Self.append(uuid, to: &state.serviceUUIDs) }
+            if let power = data.txPower { state.txPower = power }
+        }
+        states[slot] = state
+    }
+
+    mutating func sawConnection(slot: Int, id: String, timeUs: Int64) {
+        Self.append(id, to: &states[slot].connectionIDs)
+        states[slot].firstSeenUs = min(states[slot].firstSeenUs ?? timeUs, timeUs)
+        states[slot].lastSeenUs = max(states[slot].lastSeenUs ?? timeUs, timeUs)
+    }
+
+    static func append<T: Equatable>(_ value: T, to list: inout [T]) {
+        if !list.contains(value) && list.count < listCap { list.append(value) }
+    }
+
+    /// Device id of a slot: `D` + the 1-based order of the device's first address.
+    mutating func deviceID(of slot: Int) -> String { "D\(root(slot) + 1)" }
+}
+
+/// RSSI values from −128 to 127 dBm counted in 256 bins: exact median in constant memory.
+struct RSSIHistogram {
+    private var bins = [UInt32](repeating: 0, count: 256)
+    private(set) var count = 0
+
+    mutating func add(_ dBm: Int) {
+        bins[max(0, min(255, dBm + 128))] += 1
+        count += 1
+    }
+
+    mutating func add(_ other: RSSIHistogram) {
+        for i in 0..<256 { bins[i] += other.bins[i] }
+        count += other.count
+    }
+
+    var statistics: RSSIStatistics? {
+        guard count > 0, let low = bins.firstIndex(where: { $0 > 0 }), let high = bins.lastIndex(where: { $0 > 0 }) else {
+            return nil
+        }
+        var seen = 0
+        var median = low
+        for i in low...high {
+            seen += Int(bins[i])
+            if seen * 2 >= count { median = i; break }
+        }
+        return RSSIStatistics(min: low - 128, median: median - 128, max: high - 128, count: count)
+    }
+}

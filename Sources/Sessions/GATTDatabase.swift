@@ -1,0 +1,101 @@
+import AssignedNumbers
+import ATT
+import BLEBase
+
+/// A device's attribute table rebuilt from the discovery a client ran (Core v5.4 Vol 3 Part G §4:
+/// primary services, includes, characteristics, descriptors), kept across connections so a later
+/// connection that skips discovery still resolves its handles.
+struct GATTDatabase {
+    private(set) var attributes: [UInt16: GATTAttribute] = [:]
+    /// Cap on attributes per device (a GATT server has at most 65535; hostile captures could
+    /// try to grow this without end).
+    static let cap = 4096
+
+    private mutating func insert(_ attribute: GATTAttribute) {
+        guard attributes.count < Self.cap || attributes[attribute.handle] != nil else { return }
+        attributes[attribute.handle] = attribute
+    }
+
+    /// Learns from a response, given the request it answers.
+    mutating func learn(request: ATTPDU, response: ATTPDU) {
+        switch (request.parameters, response.parameters) {
+        case (.readByGroupTypeRequest(let r), .readByGroupTypeResponse(let groups)):
+            let kind: GATTAttribute.Kind
+            switch r.attributeType.uint16 {
+            case 0x2800: kind = .service
+            case 0x2801: kind = .secondaryService
+            default: return
+            }
+            for service in (try? groups.serviceDeclarations()) ?? [] {
+                insert(GATTAttribute(handle: service.startHandle, uuid: service.uuid, kind: kind, properties: [],
+                                     declarationHandle: nil, endHandle: service.endHandle))
+            }
+        case (.findByTypeValueRequest(let r), .findByTypeValueResponse(let found)):
+            guard r.attributeType.uint16 == 0x2800, let uuid = BluetoothUUID(wire: r.value) else { return }
+            for entry in found {
+                insert(GATTAttribute(handle: entry.foundHandle, uuid: uuid, kind: .service, properties: [],
+                                     declarationHandle: nil, endHandle: entry.groupEndHandle))
+            }
+        case (.readByTypeRequest(let r), .readByTypeResponse(let response)):
+            switch r.attributeType.uint16 {
+            case 0x2803:
+                for declaration in (try? response.characteristicDeclarations()) ?? [] {
+                    insert(GATTAttribute(handle: declaration.valueHandle, uuid: declaration.uuid, kind: .characteristic,
+                                         properties: declaration.properties.names,
+                                         declarationHandle: declaration.declarationHandle, endHandle: nil))
+                }
+            case 0x2802:
+                for include in (try? response.includeDeclarations()) ?? [] {
+                    guard let uuid = include.uuid else { continue }
+                    insert(GATTAttribute(handle: include.declarationHandle, uuid: uuid, kind: .include, properties: [],
+                                         declarationHandle: nil, endHandle: include.endGroupHandle))
+                }
+            default:
+                break
+            }
+        case (.findInformationRequest, .findInformationResponse(let info)):
+            for entry in info.attributes {
+                // Declarations and characteristic values are known from the other procedures.
+                if let short = entry.uuid.uint16, (0x2800...0x2803).contains(short) { continue }
+                if let known = attributes[entry.handle], known.kind != .descriptor { continue }
+                insert(GATTAttribute(handle: entry.handle, uuid: entry.uuid, kind: .descriptor, properties: [],
+                                     declarationHandle: nil, endHandle: nil))
+            }
+        default:
+            break
+        }
+    }
+
+    /// The characteristic whose value or descriptors a handle belongs to: the closest
+    /// characteristic value handle at or below it.
+    func characteristic(containing handle: UInt16) -> GATTAttribute? {
+        attributes.values.filter { $0.kind == .characteristic && $0.handle <= handle }.max { $0.handle < $1.handle }
+    }
+
+    /// `Battery Level (2A19)`, `CCCD of FFE2`, `handle 0x0010` when unknown.
+    func describe(_ handle: UInt16) -> String {
+        guard let attribute = attributes[handle] else {
+            return "handle \(Hex.code(handle, width: 4))"
+        }
+        let name = Self.name(attribute.uuid)
+        if attribute.kind == .descriptor, let owner = characteristic(containing: handle) {
+            return "\(name) of \(Self.name(owner.uuid))"
+        }
+        return name
+    }
+
+    static func name(_ uuid: BluetoothUUID) -> String {
+        if let known = AssignedNumbers.name(for: uuid) {
+            return known == "Client Characteristic Configuration" ? "CCCD" : "\(known) (\(uuid))"
+        }
+        return uuid.description
+    }
+
+    func uuid(of handle: UInt16) -> BluetoothUUID? { attributes[handle]?.uuid }
+
+    var sorted: [GATTAttribute] { attributes.values.sorted { $0.handle < $1.handle } }
+
+    mutating func absorb(_ other: GATTDatabase) {
+        for attribute in other.attributes.values where attributes[attribute.handle] == nil { insert(attribute) }
+    }
+}

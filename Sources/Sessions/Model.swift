@@ -1,0 +1,269 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ATT
+import BLEBase
+import CaptureFormats
+import HCI
+import PacketDecoding
+
+/// A device: every address seen for it (merged by identity), what it advertised, and its links.
+public struct Device: Sendable {
+    public var id: String
+    public var addresses: [DeviceAddress]
+    /// What tied several addresses together, or the identity a profile extracted.
+    public var identity: DeviceIdentity?
+    public var names: [String]
+    public var companyIDs: [UInt16]
+    public var serviceUUIDs: [BluetoothUUID]
+    public var txPower: Int8?
+    public var advertisements: Int
+    public var firstSeenUs: Int64?
+    public var lastSeenUs: Int64?
+    public var connectionIDs: [String]
+    public var gatt: [GATTAttribute]
+}
+
+/// One address of a device and how it was seen.
+public struct DeviceAddress: Sendable {
+    public var address: BluetoothAddress
+    public var type: AddressKind
+    public var advertisements: Int
+    public var scanResponses: Int
+    public var rssi: RSSIStatistics?
+    public var firstSeenUs: Int64?
+    public var lastSeenUs: Int64?
+}
+
+/// The address type as the report names it: public, or random with its sub-type
+/// (Core v5.4 Vol 6 Part B §1.3).
+public enum AddressKind: String, Sendable {
+    case publicAddress = "public"
+    case randomStatic = "random-static"
+    case randomResolvable = "random-resolvable"
+    case randomNonResolvable = "random-non-resolvable"
+    case publicIdentity = "public-identity"
+    case randomIdentity = "random-identity"
+    case unknown
+
+    public init(_ type: AddressType, _ address: BluetoothAddress) {
+        switch type {
+        case .publicDevice: self = .publicAddress
+        case .publicIdentity: self = .publicIdentity
+        case .randomIdentity: self = .randomIdentity
+        case .randomDevice:
+            switch address.randomSubType {
+            case .staticAddress: self = .randomStatic
+            case .resolvablePrivate: self = .randomResolvable
+            case .nonResolvablePrivate: self = .randomNonResolvable
+            case .reserved: self = .unknown
+            }
+        default: self = .unknown
+        }
+    }
+}
+
+/// RSSI over a device's advertisements: min, median, max in dBm.
+public struct RSSIStatistics: Sendable, Equatable {
+    public var min: Int
+    public var median: Int
+    public var max: Int
+    public var count: Int
+}
+
+public struct DeviceIdentity: Sendable, Equatable, Hashable {
+    public var value: String
+    /// Where it came from: `smp-identity-address`, `enhanced-connection-complete`, `profile NAME: …`.
+    public var source: String
+
+    public init(value: String, source: String) {
+        self.value = value
+        self.source = source
+    }
+}
+
+/// A connection and what became of it.
+public struct Connection: Sendable {
+    public var id: String
+    public var deviceID: String?
+    public var link: LinkID
+    public var handle: UInt16?
+    public var accessAddress: UInt32?
+    public var peerAddress: BluetoothAddress?
+    public var peerAddressType: AddressType?
+    public var role: Role
+    /// The LE Create Connection (or CONNECT_IND) that started it, when seen.
+    public var createUs: Int64?
+    public var startUs: Int64
+    public var startRecord: Int
+    public var endUs: Int64?
+    public var endRecord: Int?
+    public var disconnectReason: HCIStatus?
+    public var initiator: DisconnectInitiator?
+    public var completeEvent: String
+    public var parameters: [ConnectionParameters]
+    public var mtu: Int
+    public var dataLength: (tx: Int, rx: Int)?
+    public var phy: (tx: String, rx: String)?
+    public var encrypted: Bool
+    public var lastActivityUs: Int64
+    public var transactions: [ATTTransaction]
+    public var transactionTotals: TransactionTotals
+    public var subscriptions: [Subscription]
+    public var dangling: Bool { endUs == nil }
+
+    public enum Role: String, Sendable { case central, peripheral, unknown }
+}
+
+public enum DisconnectInitiator: String, Sendable {
+    case localHost = "local-host", remote, controller, unknown
+}
+
+/// Interval, latency and supervision timeout at a point in time (Core v5.4 Vol 6 Part B §4.5).
+public struct ConnectionParameters: Sendable, Equatable {
+    public var timeUs: Int64
+    public var intervalUs: Int
+    public var latency: Int
+    public var supervisionTimeoutMs: Int
+}
+
+/// A CCCD write: notifications/indications turned on or off for a characteristic.
+public struct Subscription: Sendable, Equatable {
+    public var timeUs: Int64
+    public var cccdHandle: UInt16
+    public var characteristic: String
+    public var notifications: Bool
+    public var indications: Bool
+}
+
+/// A connection attempt that did not become a connection.
+public struct ConnectionAttempt: Sendable {
+    public enum Outcome: String, Sendable { case failed, cancelled, neverCompleted = "never-completed", rejected }
+    public var peerAddress: BluetoothAddress?
+    public var deviceID: String?
+    public var createUs: Int64
+    public var endUs: Int64?
+    public var outcome: Outcome
+    public var status: HCIStatus?
+}
+
+/// An ATT request and its answer (Core v5.4 Vol 3 Part F §3.3: one outstanding request per
+/// bearer and direction; 30 s transaction timeout).
+public struct ATTTransaction: Sendable {
+    public enum Outcome: String, Sendable {
+        case ok, error, timeout, noResponse = "no-response", noResponseExpected = "no-response-expected"
+    }
+    public var opcode: ATTOpcode
+    public var handle: UInt16?
+    /// What `handle` is, resolved from the device's GATT database: `Battery Level (2A19)`.
+    public var attribute: String?
+    public var direction: Direction
+    public var requestUs: Int64
+    public var requestRecord: Int
+    public var responseUs: Int64?
+    public var responseRecord: Int?
+    public var responseOpcode: ATTOpcode?
+    public var outcome: Outcome
+    public var errorCode: ATTErrorCode?
+    /// The value written or read, for short values (long ones joined from Read Blob / Prepare Write).
+    public var value: [UInt8]?
+    public var latencyUs: Int64? { responseUs.map { $0 - requestUs } }
+}
+
+/// Counts and latency per (opcode, handle), kept even when transactions are not listed.
+public struct TransactionTotals: Sendable {
+    public struct Key: Hashable, Sendable, Comparable {
+        public var opcode: UInt8
+        public var handle: UInt16?
+        public static func < (a: Key, b: Key) -> Bool { (a.handle ?? 0, a.opcode) < (b.handle ?? 0, b.opcode) }
+    }
+    public struct Aggregate: Sendable {
+        public var count = 0
+        public var errors = 0
+        public var unanswered = 0
+        public var latencies = LatencySketch()
+    }
+    public var byKey: [Key: Aggregate] = [:]
+}
+
+/// Latency min/median/max with bounded memory: exact up to 4096 samples, then a log-bucket
+/// histogram (1 µs to ~1 h in 5 % steps).
+public struct LatencySketch: Sendable {
+    private var samples: [Int64] = []
+    private var buckets: [Int: Int] = [:]
+    public private(set) var min: Int64?
+    public private(set) var max: Int64?
+    public private(set) var count = 0
+
+    public init() {}
+
+    public mutating func add(_ value: Int64) {
+        count += 1
+        min = Swift.min(min ?? value, value)
+        max = Swift.max(max ?? value, value)
+        if buckets.isEmpty && samples.count < 4096 {
+            samples.append(value)
+            return
+        }
+        if !samples.isEmpty {
+            for sample in samples { buckets[Self.bucket(sample), default: 0] += 1 }
+            samples.removeAll()
+        }
+        buckets[Self.bucket(value), default: 0] += 1
+    }
+
+    public var median: Int64? {
+        if !samples.isEmpty { return samples.sorted()[samples.count / 2] }
+        var seen = 0
+        for key in buckets.keys.sorted() {
+            seen += buckets[key] ?? 0
+            if seen > count / 2 { return Self.value(ofBucket: key) }
+        }
+        return nil
+    }
+
+    static func bucket(_ value: Int64) -> Int {
+        value <= 1 ? 0 : Int((log(Double(value)) / log(1.05)).rounded(.down))
+    }
+
+    static func value(ofBucket bucket: Int) -> Int64 { Int64(pow(1.05, Double(bucket)).rounded()) }
+}
+
+/// One attribute of a device's GATT database, rebuilt from discovery.
+public struct GATTAttribute: Sendable, Equatable {
+    public enum Kind: String, Sendable { case service, secondaryService = "secondary-service", include, characteristic, descriptor }
+    public var handle: UInt16
+    public var uuid: BluetoothUUID
+    public var kind: Kind
+    /// Characteristic properties (`read`, `notify`, …), for characteristics.
+    public var properties: [String]
+    /// The declaration handle of a characteristic, whose value is at `handle`.
+    public var declarationHandle: UInt16?
+    public var endHandle: UInt16?
+}
+
+/// The outcome of an HCI command (Core v5.4 Vol 4 Part E §4.4: Command Status or Complete).
+public struct HCICommandOutcome: Sendable {
+    public var opcode: HCIOpcode
+    public var commandUs: Int64
+    public var responseUs: Int64?
+    public var status: HCIStatus?
+    public var answeredBy: String?
+}
+
+/// Counts over the whole capture.
+public struct CaptureStatistics: Sendable {
+    public var records = 0
+    public var hciCommands = 0
+    public var hciEvents = 0
+    public var aclPackets = 0
+    public var airPackets = 0
+    public var badCRCPackets = 0
+    public var attPDUs: [UInt8: Int] = [:]
+    public var truncatedRecords = 0
+    public var firstTimeUs: Int64?
+    public var lastTimeUs: Int64?
+    public var issues: [PacketIssue.Kind: Int] = [:]
+}

@@ -1,1 +1,0 @@
-// Module Sessions: see docs/architecture.md.

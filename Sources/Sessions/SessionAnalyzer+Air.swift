@@ -1,0 +1,105 @@
+import BLEBase
+import CaptureFormats
+import HCI
+import LinkLayer
+import PacketDecoding
+
+/// Air-sniffer captures: advertisers from advertising PDUs, connections from CONNECT_IND to
+/// LL_TERMINATE_IND or silence (Core v5.4 Vol 6 Part B §2.3, §4.5).
+extension SessionAnalyzer {
+    mutating func handleAir(_ air: LinkLayerResult, packet: DecodedPacket, events: inout [SessionEvent]) {
+        let now = packet.record.timestampUs
+        if air.flags.contains(.badCRC) {
+            stats.badCRCPackets += 1
+            return
+        }
+        endSilentAirLinks(now: now, events: &events)
+        guard let ll = air.packet else { return }
+        switch ll.pdu {
+        case .advertising(let adv):
+            guard adv.header.pduType != .scanReq, adv.header.pduType != .connectInd,
+                  let address = adv.advertiserAddress else { break }
+            advertised(address, type: adv.header.txAddressType, timeUs: now,
+                       rssi: air.metadata?.rssiDBm.map { Int8(clamping: $0) },
+                       scanResponse: adv.header.pduType == .scanRsp, data: packet.airAdvertisingData)
+        case .data:
+            let link = LinkID.air(accessAddress: ll.accessAddress)
+            guard var conn = live[link] else { break }
+            conn.connection.lastActivityUs = now
+            if air.direction == .peripheralToCentral { conn.peripheralSeen = true }
+            live[link] = conn
+        }
+        for event in air.events {
+            switch event {
+            case .connectionCreated(let created):
+                airConnection(accessAddress: created.accessAddress, created: created, record: packet.record)
+            case .connectionJoined(let accessAddress):
+                airConnection(accessAddress: accessAddress, created: nil, record: packet.record)
+            case .connectionTerminated(let accessAddress, let reason, let sender):
+                end(.air(accessAddress: accessAddress), reason: HCIStatus(rawValue: reason.rawValue),
+                    initiator: sender == .centralToPeripheral ? .localHost : .remote, timeUs: now,
+                    record: packet.record.index, events: &events)
+            case .encryptionStarted(let accessAddress):
+                live[.air(accessAddress: accessAddress)]?.connection.encrypted = true
+            case .connectionExpired:
+                break
+            }
+        }
+    }
+
+    mutating func airConnection(accessAddress: UInt32, created: LLConnection?, record: CaptureRecord) {
+        let link = LinkID.air(accessAddress: accessAddress)
+        var slot: Int?
+        if let advertiser = created?.advertiser {
+            slot = registry.slot(advertiser, type: created?.advertiserType ?? .publicDevice)
+        }
+        let id = newConnectionID()
+        var parameters: [ConnectionParameters] = []
+        if let interval = created?.intervalUs {
+            parameters.append(ConnectionParameters(timeUs: record.timestampUs, intervalUs: interval,
+                                                   latency: Int(created?.latency ?? 0),
+                                                   supervisionTimeoutMs: created?.supervisionTimeoutMs ?? 0))
+        }
+        let connection = Connection(
+            id: id, deviceID: slot.map { registry.deviceID(of: $0) }, link: link, handle: nil, accessAddress: accessAddress,
+            peerAddress: created?.advertiser, peerAddressType: created?.advertiserType, role: .unknown,
+            createUs: created == nil ? nil : record.timestampUs, startUs: record.timestampUs, startRecord: record.index,
+            endUs: nil, endRecord: nil, disconnectReason: nil, initiator: nil,
+            completeEvent: created == nil ? "joined (no CONNECT_IND seen)" : "CONNECT_IND",
+            parameters: parameters, mtu: 23, dataLength: nil, phy: nil, encrypted: false,
+            lastActivityUs: record.timestampUs, transactions: [], transactionTotals: TransactionTotals(), subscriptions: [])
+        live[link] = LiveConnection(connection: connection, slot: slot)
+        if let slot { registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs) }
+    }
+
+    /// A link with no packet for longer than its supervision timeout is gone (§4.5.2). It ends at
+    /// its last packet: as a connection that failed to be established (0x3E) when the peripheral
+    /// never answered, or within six intervals of the start; as a supervision timeout (0x08)
+    /// otherwise.
+    mutating func endSilentAirLinks(now: Int64, events: inout [SessionEvent]) {
+        for (link, conn) in live {
+            guard case .air = link else { continue }
+            let timeoutUs = Int64(max(conn.connection.parameters.last?.supervisionTimeoutMs ?? 0, 100)) * 1000
+            guard now - conn.connection.lastActivityUs > timeoutUs else { continue }
+            endSilent(link, conn, events: &events)
+        }
+    }
+
+    mutating func endSilent(_ link: LinkID, _ conn: LiveConnection, events: inout [SessionEvent]) {
+        let last = conn.connection.lastActivityUs
+        let interval = Int64(conn.connection.parameters.first?.intervalUs ?? 0)
+        if !conn.peripheralSeen {
+            live.removeValue(forKey: link)
+            let status = HCIStatus(rawValue: 0x3E)
+            attempts.append(ConnectionAttempt(peerAddress: conn.connection.peerAddress, deviceID: conn.connection.deviceID,
+                                              createUs: conn.connection.startUs, endUs: last, outcome: .failed, status: status))
+            fail(.connectionFailed, at: last, record: nil, slot: conn.slot, connection: nil,
+                 "Connection to \(label(slot: conn.slot)) failed: the peripheral never answered (\(status.name), \(Hex.code(status.rawValue)))",
+                 details: [.int("status", status.rawValue), .string("statusName", status.name)])
+            return
+        }
+        let failedEarly = interval > 0 && last - conn.connection.startUs < 6 * interval
+        end(link, reason: HCIStatus(rawValue: failedEarly ? 0x3E : 0x08), initiator: .controller, timeUs: last,
+            record: nil, events: &events)
+    }
+}

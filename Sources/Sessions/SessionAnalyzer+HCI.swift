@@ -1,0 +1,202 @@
+import BLEBase
+import CaptureFormats
+import HCI
+import PacketDecoding
+
+/// HCI commands and events: command outcomes, connection life, advertising
+/// (Core v5.4 Vol 4 Part E §7.7, §7.8).
+extension SessionAnalyzer {
+    /// A host that never gets an answer must not grow this without end.
+    static let pendingCommandCap = 16
+
+    mutating func handle(_ command: HCICommandPacket, record: CaptureRecord) {
+        let opcode = command.opcode
+        var pending = pendingCommands[opcode.rawValue] ?? []
+        if pending.count >= Self.pendingCommandCap {
+            pending.removeFirst()
+            commandTotals[opcode.rawValue, default: CommandTotals(opcode: opcode)].unanswered += 1
+        }
+        pending.append(PendingCommand(opcode: opcode, timeUs: record.timestampUs, record: record.index))
+        pendingCommands[opcode.rawValue] = pending
+        commandTotals[opcode.rawValue, default: CommandTotals(opcode: opcode)].count += 1
+
+        switch command.parameters {
+        case .leCreateConnection(let create):
+            let peer = create.initiatorFilterPolicy == 0 ? create.peerAddress : nil
+            pendingCreates.append(PendingCreate(peer: peer, peerType: create.peerAddressType,
+                                                createUs: record.timestampUs, record: record.index))
+        case .leExtendedCreateConnection(let create):
+            let peer = create.initiatorFilterPolicy == 0 ? create.peerAddress : nil
+            pendingCreates.append(PendingCreate(peer: peer, peerType: create.peerAddressType,
+                                                createUs: record.timestampUs, record: record.index))
+        case .leCreateConnectionCancel:
+            for i in pendingCreates.indices { pendingCreates[i].cancelRequested = true }
+        case .disconnect(let disconnect):
+            live[.hci(adapter: record.adapter, handle: disconnect.connectionHandle)]?.disconnectRequested = true
+        default:
+            break
+        }
+        if pendingCreates.count > Self.pendingCommandCap { pendingCreates.removeFirst() }
+    }
+
+    mutating func handle(_ event: HCIEventPacket, packet: DecodedPacket, events: inout [SessionEvent]) {
+        let record = packet.record
+        switch event.body {
+        case .commandComplete(let complete):
+            guard !complete.commandOpcode.isNOP else { return }
+            answer(complete.commandOpcode, status: complete.status, by: "Command Complete", record: record)
+        case .commandStatus(let status):
+            answer(status.commandOpcode, status: status.status, by: "Command Status", record: record)
+            if status.commandOpcode == .leCreateConnection || status.commandOpcode == .leExtendedCreateConnection
+                || status.commandOpcode == .leExtendedCreateConnectionV2 {
+                createStatus(status.status, record: record)
+            }
+        case .disconnectionComplete(let disconnection):
+            guard disconnection.status.isSuccess else { return }
+            end(.hci(adapter: record.adapter, handle: disconnection.connectionHandle), reason: disconnection.reason,
+                initiator: nil, timeUs: record.timestampUs, record: record.index, events: &events)
+        case .encryptionChange(let change):
+            if change.status.isSuccess {
+                live[.hci(adapter: record.adapter, handle: change.connectionHandle)]?.connection.encrypted
+                    = change.encryptionEnabled != 0
+            }
+        case .leMeta(let meta):
+            handle(meta, packet: packet)
+        default:
+            break
+        }
+    }
+
+    mutating func answer(_ opcode: HCIOpcode, status: HCIStatus?, by event: String, record: CaptureRecord) {
+        var pending = pendingCommands[opcode.rawValue] ?? []
+        let command = pending.isEmpty ? nil : pending.removeFirst()
+        pendingCommands[opcode.rawValue] = pending
+        guard let status, !status.isSuccess else { return }
+        commandTotals[opcode.rawValue, default: CommandTotals(opcode: opcode)].failed += 1
+        var details: [Field] = [.int("opcode", opcode.rawValue), .string("opcodeName", opcode.name),
+                                .int("status", status.rawValue), .string("statusName", status.name),
+                                .string("answeredBy", event)]
+        if let command { details.append(.int("commandTimeUs", command.timeUs)) }
+        fail(.hciCommandFailed, at: record.timestampUs, record: record.index, slot: nil, connection: nil,
+             "\(opcode.name) failed: \(status.name) (\(Hex.code(status.rawValue))), answered by \(event)",
+             details: details)
+    }
+
+    /// The controller's verdict on LE Create Connection: a non-zero status means no attempt.
+    mutating func createStatus(_ status: HCIStatus, record: CaptureRecord) {
+        guard let index = pendingCreates.lastIndex(where: { !$0.accepted }) else { return }
+        if status.isSuccess {
+            pendingCreates[index].accepted = true
+        } else {
+            let create = pendingCreates.remove(at: index)
+            let slot = create.peer.map { registry.slot($0, type: create.peerType ?? .publicDevice) }
+            attempts.append(ConnectionAttempt(peerAddress: create.peer, deviceID: slot.map { registry.deviceID(of: $0) },
+                                              createUs: create.createUs, endUs: record.timestampUs, outcome: .rejected,
+                                              status: status))
+        }
+    }
+
+    mutating func handle(_ meta: LEMetaEvent, packet: DecodedPacket) {
+        let record = packet.record
+        switch meta.body {
+        case .advertisingReport(let reports):
+            for report in reports {
+                advertised(report.address, type: report.addressType, timeUs: record.timestampUs, rssi: report.rssi,
+                           scanResponse: report.eventType == .scanRsp, data: report.data)
+            }
+        case .directedAdvertisingReport(let reports):
+            for report in reports {
+                advertised(report.address, type: report.addressType, timeUs: record.timestampUs, rssi: report.rssi,
+                           scanResponse: false, data: nil)
+            }
+        case .extendedAdvertisingReport:
+            for output in packet.joinedAdvertising {
+                switch output {
+                case .complete(let report, _), .truncated(let report, _):
+                    advertised(report.address, type: report.addressType, timeUs: record.timestampUs, rssi: report.rssi,
+                               scanResponse: report.eventType.isScanResponse, data: report.advertisingData)
+                case .abandoned:
+                    break
+                }
+            }
+        case .connectionComplete(let complete):
+            connectionComplete(complete, record: record)
+        case .connectionUpdateComplete(let update):
+            guard update.status.isSuccess else { return }
+            live[.hci(adapter: record.adapter, handle: update.connectionHandle)]?.connection.parameters.append(
+                ConnectionParameters(timeUs: record.timestampUs, intervalUs: update.connectionIntervalMicroseconds,
+                                     latency: Int(update.peripheralLatency),
+                                     supervisionTimeoutMs: update.supervisionTimeoutMicroseconds / 1000))
+        case .dataLengthChange(let change):
+            live[.hci(adapter: record.adapter, handle: change.connectionHandle)]?.connection.dataLength
+                = (Int(change.maxTxOctets), Int(change.maxRxOctets))
+        case .phyUpdateComplete(let update):
+            guard update.status.isSuccess else { return }
+            live[.hci(adapter: record.adapter, handle: update.connectionHandle)]?.connection.phy
+                = (update.txPHY.name, update.rxPHY.name)
+        default:
+            break
+        }
+    }
+
+    mutating func advertised(_ address: BluetoothAddress, type: AddressType, timeUs: Int64, rssi: Int8?,
+                             scanResponse: Bool, data: AdvertisingData?) {
+        let slot = registry.slot(address, type: type)
+        registry.sawAdvertisement(slot: slot, timeUs: timeUs, rssi: rssi, scanResponse: scanResponse, data: data)
+        if let resolver = options.identityResolver, let data, !identified.contains(slot), let identity = resolver(data) {
+            identified.insert(slot)
+            registry.assign(identity, to: slot)
+        }
+    }
+
+    /// LE Connection Complete, Enhanced v1 and v2 (§7.7.65.1, .10, .41).
+    mutating func connectionComplete(_ complete: LEConnectionCompleteEvent, record: CaptureRecord) {
+        let index = pendingCreates.firstIndex { $0.peer == complete.peerAddress }
+            ?? pendingCreates.firstIndex { $0.peer == nil }
+            ?? (complete.role == .central ? pendingCreates.indices.first : nil)
+        let create = index.map { pendingCreates.remove(at: $0) }
+        let slot = registry.slot(complete.peerAddress, type: complete.peerAddressType)
+        if let rpa = complete.peerResolvablePrivateAddress, rpa.value != 0 {
+            // The controller resolved the peer's RPA to its identity address: one device.
+            let rpaSlot = registry.slot(rpa, type: .randomDevice)
+            registry.merge(slot, rpaSlot)
+            registry.assign(DeviceIdentity(value: complete.peerAddress.description, source: "enhanced-connection-complete"),
+                            to: slot)
+        }
+        guard complete.status.isSuccess else {
+            let cancelled = complete.status.rawValue == 0x02 && (create?.cancelRequested ?? false)
+            attempts.append(ConnectionAttempt(peerAddress: complete.peerAddress, deviceID: registry.deviceID(of: slot),
+                                              createUs: create?.createUs ?? record.timestampUs, endUs: record.timestampUs,
+                                              outcome: cancelled ? .cancelled : .failed, status: complete.status))
+            if !cancelled {
+                fail(.connectionFailed, at: record.timestampUs, record: record.index, slot: slot, connection: nil,
+                     "Connection to \(label(slot: slot)) failed: \(complete.status.name) (\(Hex.code(complete.status.rawValue)))",
+                     details: [.int("status", complete.status.rawValue), .string("statusName", complete.status.name)])
+            }
+            return
+        }
+        let id = newConnectionID()
+        let link = LinkID.hci(adapter: record.adapter, handle: complete.connectionHandle)
+        let connection = Connection(
+            id: id, deviceID: registry.deviceID(of: slot), link: link, handle: complete.connectionHandle,
+            accessAddress: nil, peerAddress: complete.peerAddress, peerAddressType: complete.peerAddressType,
+            role: complete.role == .central ? .central : (complete.role == .peripheral ? .peripheral : .unknown),
+            createUs: create?.createUs, startUs: record.timestampUs, startRecord: record.index,
+            endUs: nil, endRecord: nil, disconnectReason: nil, initiator: nil, completeEvent: complete.subevent.name,
+            parameters: [ConnectionParameters(timeUs: record.timestampUs, intervalUs: complete.connectionIntervalMicroseconds,
+                                              latency: Int(complete.peripheralLatency),
+                                              supervisionTimeoutMs: complete.supervisionTimeoutMicroseconds / 1000)],
+            mtu: 23, dataLength: nil, phy: nil, encrypted: false, lastActivityUs: record.timestampUs,
+            transactions: [], transactionTotals: TransactionTotals(), subscriptions: [])
+        if let previous = live[link] {
+            // A new connection on a handle still open: the end was not captured.
+            var stale = previous.connection
+            stale.endUs = stale.lastActivityUs
+            stale.endRecord = record.index
+            stale.initiator = .unknown
+            finished.append(stale)
+        }
+        live[link] = LiveConnection(connection: connection, slot: slot)
+        registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs)
+    }
+}

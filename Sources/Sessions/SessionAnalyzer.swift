@@ -1,0 +1,167 @@
+import ATT
+import BLEBase
+import CaptureFormats
+import HCI
+import PacketDecoding
+
+/// Options of the session analysis.
+public struct SessionOptions: Sendable {
+    /// Which ATT transactions the report lists; counts and latencies per characteristic are
+    /// kept for all of them either way.
+    public enum TransactionListing: String, Sendable, CaseIterable { case all, failed, none }
+
+    public var transactions: TransactionListing
+    /// Core v5.4 Vol 3 Part F §3.3.3: a transaction not completed within 30 s has failed.
+    public var transactionTimeoutUs: Int64
+    /// Extracts an identity from advertising data (a vendor profile's rule); addresses with
+    /// the same identity are one device.
+    public var identityResolver: (@Sendable (AdvertisingData) -> DeviceIdentity?)?
+
+    public init(transactions: TransactionListing = .failed, transactionTimeoutUs: Int64 = 30_000_000,
+                identityResolver: (@Sendable (AdvertisingData) -> DeviceIdentity?)? = nil) {
+        self.transactions = transactions
+        self.transactionTimeoutUs = transactionTimeoutUs
+        self.identityResolver = identityResolver
+    }
+}
+
+/// An attribute value that crossed a connection, for vendor decoders above this layer.
+public struct ATTValueEvent: Sendable {
+    public var connectionID: String
+    public var deviceID: String?
+    /// True for values the host (the capture's side, or the central over the air) sent.
+    public var hostToDevice: Bool
+    public var opcode: ATTOpcode
+    public var handle: UInt16
+    public var uuid: BluetoothUUID?
+    public var value: [UInt8]
+    public var timeUs: Int64
+    public var record: Int
+    public var mtu: Int
+}
+
+/// What the analysis tells the layer above as it goes.
+public enum SessionEvent: Sendable {
+    case attValue(ATTValueEvent)
+    case connectionEnded(connectionID: String, timeUs: Int64)
+}
+
+/// Turns decoded packets into devices, connections, GATT databases, ATT transactions, HCI
+/// command outcomes and failures, in one streaming pass. State is what is live (open
+/// connections, pending requests and commands); finished connections are kept for the report.
+public struct SessionAnalyzer {
+    var options: SessionOptions
+    var stats = CaptureStatistics()
+    var registry = DeviceRegistry()
+    var gatt: [Int: GATTDatabase] = [:]
+    var live: [LinkID: LiveConnection] = [:]
+    var finished: [Connection] = []
+    var attempts: [ConnectionAttempt] = []
+    var pendingCreates: [PendingCreate] = []
+    var pendingCommands: [UInt16: [PendingCommand]] = [:]
+    var commandTotals: [UInt16: CommandTotals] = [:]
+    var failures: [Failure] = []
+    var connectionCount = 0
+    var nextDeadlineUs: Int64 = .max
+    var identified: Set<Int> = []
+
+    public init(options: SessionOptions = SessionOptions()) { self.options = options }
+
+    /// Feeds one decoded packet; returns what the layer above may want (ATT values, link ends).
+    public mutating func process(_ packet: DecodedPacket) -> [SessionEvent] {
+        let record = packet.record
+        let now = record.timestampUs
+        stats.records += 1
+        stats.firstTimeUs = stats.firstTimeUs ?? now
+        stats.lastTimeUs = max(stats.lastTimeUs ?? now, now)
+        if record.isTruncated { stats.truncatedRecords += 1 }
+        for issue in packet.issues { stats.issues[issue.kind, default: 0] += 1 }
+        var events: [SessionEvent] = []
+        if now >= nextDeadlineUs { expireTransactions(now: now, events: &events) }
+
+        switch packet.hci {
+        case .command(let command):
+            stats.hciCommands += 1
+            handle(command, record: record)
+        case .event(let event):
+            stats.hciEvents += 1
+            handle(event, packet: packet, events: &events)
+        case .acl:
+            stats.aclPackets += 1
+        default:
+            break
+        }
+        if let air = packet.air {
+            stats.airPackets += 1
+            handleAir(air, packet: packet, events: &events)
+        }
+        for pdu in packet.l2cap {
+            handleL2CAP(pdu, record: record, events: &events)
+        }
+        return events
+    }
+
+    // MARK: Helpers shared by the handlers
+
+    mutating func newConnectionID() -> String {
+        connectionCount += 1
+        return "C\(connectionCount)"
+    }
+
+    mutating func fail(_ kind: FailureKind, at timeUs: Int64, record: Int?, slot: Int?, connection: String?,
+                       _ summary: String, details: [Field] = []) {
+        let device = slot.map { registry.deviceID(of: $0) }
+        failures.append(Failure(kind: kind, timeUs: timeUs, record: record, deviceID: device, connectionID: connection,
+                                summary: summary, details: details))
+    }
+
+    /// `LOCK-A101 (5C:3A:91:0E:C7:21)`: a device as a person recognises it.
+    mutating func label(slot: Int?) -> String {
+        guard let slot else { return "unknown device" }
+        let state = registry.states[slot]
+        if let name = state.names.first { return "\(name) (\(state.address))" }
+        let root = registry.root(slot)
+        if let name = registry.states[root].names.first { return "\(name) (\(state.address))" }
+        return state.address.description
+    }
+}
+
+/// A connection that is up, with what is in flight on it.
+struct LiveConnection {
+    var connection: Connection
+    var slot: Int?
+    /// Outstanding ATT request per direction of the request (one per bearer and direction).
+    var pending: [Direction: PendingRequest] = [:]
+    var disconnectRequested = false
+    var peripheralSeen = false
+    /// Read Blob / Prepare Write values being joined, per handle (bounded).
+    var longValues: [UInt16: [UInt8]] = [:]
+}
+
+struct PendingRequest {
+    var pdu: ATTPDU
+    var transaction: ATTTransaction
+}
+
+struct PendingCreate {
+    var peer: BluetoothAddress?
+    var peerType: AddressType?
+    var createUs: Int64
+    var record: Int
+    var accepted = false
+    var cancelRequested = false
+}
+
+struct PendingCommand {
+    var opcode: HCIOpcode
+    var timeUs: Int64
+    var record: Int
+}
+
+/// Per-opcode command outcomes, for the report.
+public struct CommandTotals: Sendable {
+    public var opcode: HCIOpcode
+    public var count = 0
+    public var failed = 0
+    public var unanswered = 0
+}

@@ -1,0 +1,128 @@
+import BLEBase
+import CaptureFormats
+import HCI
+import PacketDecoding
+
+/// Everything the analysis found, ready for renderers.
+public struct SessionReport: Sendable {
+    public var stats: CaptureStatistics
+    public var devices: [Device]
+    public var connections: [Connection]
+    public var attempts: [ConnectionAttempt]
+    public var commands: [CommandTotals]
+    /// In time order.
+    public var failures: [Failure]
+    public var transactionListing: SessionOptions.TransactionListing
+}
+
+extension SessionAnalyzer {
+    /// Closes what is still open at the end of the capture and builds the report.
+    /// `diagnostics` are the reader's findings about the file (truncation becomes a failure).
+    public mutating func finish(diagnostics: [CaptureDiagnostic] = [], pipelineIssues: [PacketIssue] = [])
+        -> (report: SessionReport, events: [SessionEvent]) {
+        var events: [SessionEvent] = []
+        let end = stats.lastTimeUs ?? 0
+        for issue in pipelineIssues { stats.issues[issue.kind, default: 0] += 1 }
+        expireTransactions(now: end, events: &events)
+        for (link, conn) in live.sorted(by: { $0.value.connection.startUs < $1.value.connection.startUs }) {
+            if case .air = link {
+                let timeoutUs = Int64(max(conn.connection.parameters.last?.supervisionTimeoutMs ?? 0, 100)) * 1000
+                if end - conn.connection.lastActivityUs > timeoutUs || !conn.peripheralSeen {
+                    endSilent(link, conn, events: &events)
+                    continue
+                }
+            }
+            var open = conn
+            for (_, pending) in open.pending.sorted(by: { $0.value.transaction.requestUs < $1.value.transaction.requestUs }) {
+                resolve(pending, in: &open, outcome: .noResponse, responseUs: nil, record: nil, response: nil, now: end,
+                        why: "the capture ended first")
+            }
+            open.pending.removeAll()
+            live[link] = open
+            fail(.danglingConnection, at: open.connection.lastActivityUs, record: nil, slot: open.slot,
+                 connection: open.connection.id,
+                 "Connection to \(label(slot: open.slot)) still up when the capture ended (last packet \(Self.seconds(end - open.connection.lastActivityUs)) before the end)")
+            finished.append(open.connection)
+        }
+        for create in pendingCreates where create.accepted {
+            let slot = create.peer.map { registry.slot($0, type: create.peerType ?? .publicDevice) }
+            attempts.append(ConnectionAttempt(peerAddress: create.peer, deviceID: slot.map { registry.deviceID(of: $0) },
+                                              createUs: create.createUs, endUs: nil, outcome: .neverCompleted, status: nil))
+            fail(.connectionNeverCompleted, at: create.createUs, record: create.record, slot: slot, connection: nil,
+                 "Connection to \(label(slot: slot)) requested \(Self.seconds(end - create.createUs)) before the end, never completed")
+        }
+        for command in pendingCommands.values.joined() {
+            commandTotals[command.opcode.rawValue]?.unanswered += 1
+        }
+        truncationFailures(diagnostics)
+        // Merges after a connection or failure was recorded may have changed a device's id.
+        for i in finished.indices { finished[i].deviceID = finalDeviceID(finished[i].deviceID) }
+        for i in attempts.indices { attempts[i].deviceID = finalDeviceID(attempts[i].deviceID) }
+        for i in failures.indices { failures[i].deviceID = finalDeviceID(failures[i].deviceID) }
+        let report = SessionReport(
+            stats: stats, devices: buildDevices(), connections: finished.sorted { $0.startUs < $1.startUs },
+            attempts: attempts.sorted { $0.createUs < $1.createUs },
+            commands: commandTotals.values.sorted { $0.opcode.rawValue < $1.opcode.rawValue },
+            failures: failures.enumerated().sorted { ($0.element.timeUs, $0.offset) < ($1.element.timeUs, $1.offset) }
+                .map(\.element),
+            transactionListing: options.transactions)
+        return (report, events)
+    }
+
+    /// Device ids name the union-find root of the time (`D` + slot + 1); roots only move to
+    /// earlier slots when devices merge, so an old id maps to the final one through its slot.
+    mutating func finalDeviceID(_ id: String?) -> String? {
+        guard let id, let number = Int(id.dropFirst()), number >= 1, number <= registry.states.count else { return id }
+        return registry.deviceID(of: number - 1)
+    }
+
+    mutating func truncationFailures(_ diagnostics: [CaptureDiagnostic]) {
+        let end = stats.lastTimeUs ?? 0
+        for diagnostic in diagnostics where diagnostic.kind == .truncatedFinalRecord {
+            fail(.captureTruncated, at: end, record: diagnostic.recordNumber, slot: nil, connection: nil,
+                 "The file ends inside record \(diagnostic.recordNumber.map(String.init) ?? "?"): \(diagnostic.message)")
+        }
+        if stats.truncatedRecords > 0 {
+            fail(.captureTruncated, at: end, record: nil, slot: nil, connection: nil,
+                 "\(stats.truncatedRecords) record(s) were cut short by the capturing tool; PDUs in them cannot be decoded whole")
+        }
+    }
+
+    /// Groups addresses into devices (by the union-find roots), in order of first sight.
+    mutating func buildDevices() -> [Device] {
+        var groups: [Int: [Int]] = [:]
+        for slot in registry.states.indices { groups[registry.root(slot), default: []].append(slot) }
+        var connectionsBySlotRoot: [Int: [String]] = [:]
+        for slot in registry.states.indices {
+            connectionsBySlotRoot[registry.root(slot), default: []] += registry.states[slot].connectionIDs
+        }
+        return groups.keys.sorted().map { root in
+            let slots = groups[root] ?? []
+            var device = Device(id: registry.deviceID(of: root), addresses: [], identity: nil, names: [], companyIDs: [],
+                                serviceUUIDs: [], txPower: nil, advertisements: 0, firstSeenUs: nil, lastSeenUs: nil,
+                                connectionIDs: [], gatt: gatt[root]?.sorted ?? [])
+            for slot in slots {
+                let state = registry.states[slot]
+                device.addresses.append(DeviceAddress(address: state.address, type: AddressKind(state.type, state.address),
+                                                      advertisements: state.advertisements,
+                                                      scanResponses: state.scanResponses, rssi: state.rssi.statistics,
+                                                      firstSeenUs: state.firstSeenUs, lastSeenUs: state.lastSeenUs))
+                if device.identity == nil { device.identity = state.identity }
+                for name in state.names { DeviceRegistry.append(name, to: &device.names) }
+                for id in state.companyIDs { DeviceRegistry.append(id, to: &device.companyIDs) }
+                for uuid in state.serviceUUIDs { DeviceRegistry.append(uuid, to: &device.serviceUUIDs) }
+                device.txPower = device.txPower ?? state.txPower
+                device.advertisements += state.advertisements + state.scanResponses
+                if let first = state.firstSeenUs { device.firstSeenUs = min(device.firstSeenUs ?? first, first) }
+                if let last = state.lastSeenUs { device.lastSeenUs = max(device.lastSeenUs ?? last, last) }
+            }
+            let ids = connectionsBySlotRoot[root] ?? []
+            device.connectionIDs = ids.sorted { (Int($0.dropFirst()) ?? 0) < (Int($1.dropFirst()) ?? 0) }
+            return device
+        }
+    }
+
+    static func seconds(_ us: Int64) -> String {
+        us >= 10_000_000 ? "\(us / 1_000_000) s" : "\(Double(us / 1000) / 1000) s"
+    }
+}
