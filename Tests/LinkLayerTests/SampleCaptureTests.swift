@@ -136,6 +136,39 @@ struct RealCaptureTests {
         #expect(tally.orphanContinuations.isEmpty)
     }
 
+    /// DLT 157 (USER10) as older nRF Sniffer builds wrote it; tshark reads it with
+    /// `-o 'uat:user_dlts:"User 10 (DLT=157)","nordic_ble","0","","0",""'`. The sniffer flags
+    /// 867 frames CRC-bad (tshark: `nordic_ble.crcok == 0`, 867 too). The README's 594 is
+    /// `btle.crc.incorrect`, which tshark only adds when it dissected the frame up to the CRC:
+    /// it stops short on 273 of them, 46 whose corrupted Length runs past the bytes (we report
+    /// those as truncated) and the rest on advertising data it rejects, a judgement of the AD
+    /// decoder, not of the link layer. No connection is on air.
+    @Test func watchLogsCountsTheSniffersVerdicts() throws {
+        guard let url = SharedCaptures.url("real/watch_logs_capture.pcap") else {
+            print("skipped: \(SharedCaptures.root.path) is absent")
+            return
+        }
+        let tally = CaptureTally(try TestPcap.records(url))
+        #expect(tally.results.count == 11_799)
+        #expect(tally.badCRC == 867 && tally.badCRCDecoded == 821 && tally.errors == 46)
+        #expect(tally.created.isEmpty && tally.results.allSatisfy { $0.metadata?.snifferProtocolVersion == 1 })
+    }
+
+    /// tshark lists two CONNECT_IND frames: 4417, and 3479, a CRC-bad frame whose corrupted header
+    /// claims CONNECT_IND with Length 8 (tshark: "[Malformed Packet]"). We count one CONNECT_IND
+    /// and report frame 3479 as a bad-CRC packet that does not parse.
+    @Test func garminHasOneConnectInd() throws {
+        guard let url = SharedCaptures.url("real/garmin.pcapng") else {
+            print("skipped: \(SharedCaptures.root.path) is absent")
+            return
+        }
+        let tally = CaptureTally(try TestPcap.records(url))
+        #expect(tally.connectIndPDUs == 1)
+        #expect(tally.badCRCFrames.contains(3479))
+        #expect(tally.results[3478].error == .truncated(layer: .linkLayer, field: "BD_ADDR", at: 29, needed: 6,
+                                                         available: 2))
+    }
+
     private static func attOpcode(_ result: LinkLayerResult) -> String? {
         guard case .data(let data)? = result.packet?.pdu, case .l2capStart(let bytes) = data.content else { return nil }
         var reader = ByteReader(bytes)
