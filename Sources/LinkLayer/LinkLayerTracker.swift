@@ -246,7 +246,8 @@ extension LinkLayerTracker.ConnectionState {
         }
         let limit = LinkLayerTracker.parityVoteLimit
         let centralLike = sn == nesn
-        parityVotes = Swift.max(-limit, Swift.min(limit, parityVotes + (centralLike == (timed == .centralToPeripheral) ? 1 : -1)))
+        let vote = centralLike == (timed == .centralToPeripheral) ? 1 : -1
+        parityVotes = Swift.max(-limit, Swift.min(limit, parityVotes + vote))
         guard abs(parityVotes) >= LinkLayerTracker.parityVoteThreshold else { return timed }
         return centralLike == (parityVotes > 0) ? .centralToPeripheral : .peripheralToCentral
     }
