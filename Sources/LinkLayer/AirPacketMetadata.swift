@@ -59,6 +59,9 @@ public struct AirPacketMetadata: Sendable, Equatable {
     public var micValid = false
     /// The sniffer says the link is encrypted (nRF Sniffer flag).
     public var encrypted = false
+    /// The header states the encryption state of data PDUs either way (nRF Sniffer), so
+    /// `encrypted == false` means plaintext rather than "not said".
+    public var encryptionStated = false
     /// The sniffer decrypted the payload before writing it.
     public var decrypted = false
     public var direction: LinkDirection?

@@ -28,7 +28,7 @@ public struct LinkLayerFlags: OptionSet, Sendable, Hashable {
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     public static let badCRC = LinkLayerFlags(rawValue: 1 << 0)
-    /// Same SN as the last packet accepted from that side, not yet acknowledged: a resend.
+    /// Same SN and payload as the last packet accepted from that side, not yet acknowledged: a resend.
     public static let retransmission = LinkLayerFlags(rawValue: 1 << 1)
     /// Empty data PDU (LLID 01, Length 0).
     public static let empty = LinkLayerFlags(rawValue: 1 << 2)

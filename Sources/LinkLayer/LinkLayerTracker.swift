@@ -9,6 +9,8 @@ import BLEBase
 public struct LinkLayerTracker: Sendable {
     struct SideState: Sendable {
         var lastSN: Bool?
+        /// The payload of the last packet accepted from this side: a resend repeats it.
+        var lastContent: DataPDUContent?
         /// The peer's NESN moved past `lastSN` since that packet.
         var acknowledged = false
     }
@@ -23,6 +25,9 @@ public struct LinkLayerTracker: Sendable {
         var terminatedUs: Int64?
         /// Half the shortest connection interval seen: a longer gap starts a connection event.
         var eventGapUs: Int64
+        /// Timing-inferred packets whose SN = NESN matched a central (+1) or a peripheral (−1),
+        /// clamped to ±`parityVoteLimit`; see `inferDirection(sn:nesn:at:)`.
+        var parityVotes = 0
 
         init(info: LLConnection, timestampUs: Int64) {
             self.info = info
@@ -35,6 +40,9 @@ public struct LinkLayerTracker: Sendable {
     static let minimumIntervalUs = 7_500
     static let minimumSilenceUs: Int64 = 30_000_000
     static let terminatedGraceUs: Int64 = 1_000_000
+    /// Votes needed before the SN/NESN parity overrules event timing.
+    static let parityVoteThreshold = 8
+    static let parityVoteLimit = 32
 
     private var states: [UInt32: ConnectionState] = [:]
 
@@ -102,9 +110,11 @@ public struct LinkLayerTracker: Sendable {
         // Core v5.4 Vol 6 Part B §5.1.3.1: the central answers LL_START_ENC_REQ encrypted, so
         // everything after it travels encrypted. An encrypted payload holds at least one octet
         // plus the 4-octet MIC (§2.4), so shorter PDUs are plaintext (e.g. LL_PAUSE_ENC_RSP).
+        // A header that states the encryption state wins: tools that own the link (SweynTooth)
+        // log the plaintext they sent and received and say so.
         var peek = reader
         let length = (try? peek.peekDataLength()) ?? 0
-        let linkEncrypted = metadata.encrypted || known?.encrypted == true
+        let linkEncrypted = metadata.encryptionStated ? metadata.encrypted : known?.encrypted == true
         let encrypted = linkEncrypted && !metadata.decrypted && length >= 5
         do {
             let packet = try LLPacket(parsing: &reader, advertising: false, coded: metadata.phy == .leCoded,
@@ -138,7 +148,7 @@ public struct LinkLayerTracker: Sendable {
         if let stated = metadata.direction {
             direction = stated
         } else {
-            direction = state.inferDirection(at: timestampUs)
+            direction = state.inferDirection(sn: pdu.header.sn, nesn: pdu.header.nesn, at: timestampUs)
             result.flags.insert(.directionInferred)
         }
         result.direction = direction
@@ -146,7 +156,8 @@ public struct LinkLayerTracker: Sendable {
         state.lastPacketUs = timestampUs
         state.lastDirection = direction
 
-        let isNew = state.acceptSequence(sn: pdu.header.sn, nesn: pdu.header.nesn, from: direction)
+        let isNew = state.acceptSequence(sn: pdu.header.sn, nesn: pdu.header.nesn, content: pdu.content,
+                                         from: direction)
         if !isNew { result.flags.insert(.retransmission) }
         if isNew {
             switch pdu.content {
@@ -214,23 +225,45 @@ public struct LinkLayerTracker: Sendable {
 }
 
 extension LinkLayerTracker.ConnectionState {
-    /// Core v5.4 Vol 6 Part B §4.5.1: the central transmits first in every connection event,
-    /// and the two sides then alternate; a gap longer than half the interval starts an event.
-    func inferDirection(at timestampUs: Int64) -> LinkDirection {
-        guard let last = lastPacketUs, let lastDirection, timestampUs - last <= eventGapUs else {
-            return .centralToPeripheral
+    /// Who sent a data PDU when the header does not say. Timing first (Core v5.4 Vol 6 Part B
+    /// §4.5.1): the central transmits first in every connection event and the sides then
+    /// alternate; a gap longer than half the interval starts an event. That guess fails when
+    /// the sniffer misses the central's packet opening an event.
+    ///
+    /// The sequence bits do not (§4.5.9): a side sends SN = transmitSeqNum, NESN =
+    /// nextExpectedSeqNum, and after receiving a good packet sets transmitSeqNum to its NESN
+    /// and nextExpectedSeqNum to its SN + 1; after a bad one it changes neither. So each
+    /// side's SN ⊕ NESN is constant and the two sides' differ: from (0, 0) the central keeps
+    /// SN = NESN, unless the peripheral's first reply followed a corrupted packet, which
+    /// swaps the roles for the whole connection. Timing-inferred packets vote on which side
+    /// has SN = NESN; once the vote is clear, the bits decide.
+    mutating func inferDirection(sn: Bool, nesn: Bool, at timestampUs: Int64) -> LinkDirection {
+        let timed: LinkDirection
+        if let last = lastPacketUs, let lastDirection, timestampUs - last <= eventGapUs {
+            timed = lastDirection.reversed
+        } else {
+            timed = .centralToPeripheral
         }
-        return lastDirection.reversed
+        let limit = LinkLayerTracker.parityVoteLimit
+        let centralLike = sn == nesn
+        let vote = centralLike == (timed == .centralToPeripheral) ? 1 : -1
+        parityVotes = Swift.max(-limit, Swift.min(limit, parityVotes + vote))
+        guard abs(parityVotes) >= LinkLayerTracker.parityVoteThreshold else { return timed }
+        return centralLike == (parityVotes > 0) ? .centralToPeripheral : .peripheralToCentral
     }
 
     /// Core v5.4 Vol 6 Part B §4.5.9: a packet whose SN equals that of the last packet from the
-    /// same side, before the peer acknowledged it (NESN ≠ that SN), is that packet resent.
+    /// same side, before the peer acknowledged it (NESN ≠ that SN), is that packet resent, and
+    /// a resend repeats the payload. The same SN with another payload is new data whose header
+    /// bits were not what went on air (SweynTooth logs its own PDUs with SN = NESN = 0).
     /// Returns false for a resend. The packet's NESN acknowledges the peer's last packet.
-    mutating func acceptSequence(sn: Bool, nesn: Bool, from direction: LinkDirection) -> Bool {
+    mutating func acceptSequence(sn: Bool, nesn: Bool, content: DataPDUContent,
+                                 from direction: LinkDirection) -> Bool {
         var own = sides[direction] ?? LinkLayerTracker.SideState()
-        let resend = own.lastSN == sn && !own.acknowledged
+        let resend = own.lastSN == sn && !own.acknowledged && own.lastContent == content
         if !resend {
             own.lastSN = sn
+            own.lastContent = content
             own.acknowledged = false
         }
         sides[direction] = own

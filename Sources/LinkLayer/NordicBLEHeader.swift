@@ -115,6 +115,7 @@ public struct NordicBLEHeader: Sendable, Equatable {
             m.pduHint = .data
             m.direction = has(0x02) ? .centralToPeripheral : .peripheralToCentral
             m.encrypted = has(0x04)
+            m.encryptionStated = true
             m.micChecked = has(0x04)
             m.micValid = has(0x04) && has(0x08)
             m.decrypted = m.micValid

@@ -107,6 +107,14 @@ struct CaptureTally {
     var badCRCDecoded = 0
     /// ATT PDUs counted per frame as tshark does: resent single-packet PDUs count again.
     var attFrames: [String: Int] = [:]
+    /// 1-based frame numbers of resent single-packet ATT PDUs (tshark counts them again).
+    var resentATTFrames: [Int] = []
+    /// L2CAP starts that arrived while a PDU on the same (AA, direction) was incomplete.
+    var interruptedPDUs: [Int] = []
+    /// Continuations with no L2CAP PDU in progress on their (AA, direction).
+    var orphanContinuations: [Int] = []
+    /// 1-based frame numbers of the bad-CRC packets.
+    var badCRCFrames: [Int] = []
     var connectIndPDUs = 0
     /// Ciphertext with LLID 11, which tshark still shows as (nonsense) control opcodes.
     var encryptedControl = 0
@@ -118,10 +126,14 @@ struct CaptureTally {
     init(_ records: [TestRecord]) {
         var tracker = LinkLayerTracker()
         var reassembly: [String: (expected: Int, have: [UInt8])] = [:]
-        for record in records {
+        for (index, record) in records.enumerated() {
+            let frame = index + 1
             let result = tracker.process(timestampUs: record.timestampUs, linkType: record.linkType, bytes: record.bytes)
             results.append(result)
-            if result.flags.contains(.badCRC) { badCRC += 1 }
+            if result.flags.contains(.badCRC) {
+                badCRC += 1
+                badCRCFrames.append(frame)
+            }
             if result.flags.contains(.retransmission) { retransmissions += 1 }
             if result.flags.contains(.badCRC), result.packet != nil { badCRCDecoded += 1 }
             if result.flags.contains(.encrypted), case .data(let d)? = result.packet?.pdu, d.header.llid == .control {
@@ -134,6 +146,7 @@ struct CaptureTally {
                 if let length = try? r.readUInt16LE(), Int(length) + 4 == bytes.count, (try? r.readUInt16LE()) == 4,
                    let opcode = try? r.readUInt8() {
                     attFrames[Hex.code(opcode), default: 0] += 1
+                    resentATTFrames.append(frame)
                 }
             }
             if result.error != nil { errors += 1 }
@@ -151,7 +164,11 @@ struct CaptureTally {
             guard let fragment = result.fragment else { continue }
             let key = "\(fragment.accessAddress)-\(fragment.direction)"
             var buffer = fragment.isStart ? [] : (reassembly[key]?.have ?? [])
-            if !fragment.isStart && reassembly[key] == nil { continue }
+            if fragment.isStart && reassembly[key] != nil { interruptedPDUs.append(frame) }
+            if !fragment.isStart && reassembly[key] == nil {
+                orphanContinuations.append(frame)
+                continue
+            }
             buffer += fragment.bytes
             var header = ByteReader(buffer)
             guard let length = try? header.readUInt16LE(), let cid = try? header.readUInt16LE() else {

@@ -9,6 +9,25 @@ private func dataPacket(llid: UInt8, sn: Bool, nesn: Bool, _ payload: [UInt8]) -
     return [0xF6, 0x82, 0x2B, 0x55] + pdu + [0, 8, 16].map { UInt8(truncatingIfNeeded: crc >> $0) }
 }
 
+/// Two conforming link layers exchanging PDUs (Core v5.4 Vol 6 Part B §4.5.9): each sends
+/// SN = transmitSeqNum, NESN = nextExpectedSeqNum; a receiver whose CRC check passes takes new
+/// data (SN = its NESN) and an acknowledgement (NESN ≠ its SN), and changes nothing otherwise.
+private struct SequencePair {
+    var central = (sn: false, nesn: false)
+    var peripheral = (sn: false, nesn: false)
+
+    /// The header bits `fromCentral`'s side sends now; `received`: the peer's CRC check passed.
+    mutating func send(fromCentral: Bool, received: Bool = true) -> (sn: Bool, nesn: Bool) {
+        let bits = fromCentral ? central : peripheral
+        guard received else { return bits }
+        var peer = fromCentral ? peripheral : central
+        if bits.sn == peer.nesn { peer.nesn.toggle() }
+        if bits.nesn != peer.sn { peer.sn.toggle() }
+        if fromCentral { peripheral = peer } else { central = peer }
+        return bits
+    }
+}
+
 private struct Feed {
     var tracker = LinkLayerTracker()
     var time: Int64 = 1_000_000
@@ -61,6 +80,62 @@ struct LinkLayerTrackerTests {
                                                    isStart: true, bytes: write))
         #expect(resend.flags.contains(.retransmission) && resend.fragment == nil)
         #expect(!next.flags.contains(.retransmission) && next.fragment != nil)
+    }
+
+    /// A resend repeats the payload (§4.5.9); the same unacknowledged SN with another payload
+    /// is new data whose logged header bits were not what went on air.
+    @Test func sameSNWithAnotherPayloadIsNewData() {
+        var feed = Feed()
+        _ = feed.send(connectIndLL, after: 0)
+        let write: [UInt8] = [0x03, 0x00, 0x04, 0x00, 0x52, 0x10, 0x00]   // ATT Write Command
+        let read: [UInt8] = [0x03, 0x00, 0x04, 0x00, 0x0A, 0x10, 0x00]    // ATT Read Request
+        let first = feed.send(dataPacket(llid: 2, sn: false, nesn: false, write), after: 2_000)
+        let second = feed.send(dataPacket(llid: 2, sn: false, nesn: false, read), after: 29_700)
+        let again = feed.send(dataPacket(llid: 2, sn: false, nesn: false, read), after: 30_000)
+        #expect(first.fragment?.bytes == write && second.fragment?.bytes == read)
+        #expect(!second.flags.contains(.retransmission))
+        #expect(again.flags.contains(.retransmission) && again.fragment == nil)
+    }
+
+    /// Ten conforming events, then one whose central packet the sniffer missed: timing alone
+    /// would call the peripheral's reply C→P, the settled SN/NESN parity says P→C.
+    @Test(arguments: [false, true])
+    func sequenceParitySettlesDirection(peripheralMissedFirst: Bool) {
+        var feed = Feed()
+        var pair = SequencePair()
+        _ = feed.send(connectIndLL, after: 0)
+        var directions: [LinkDirection?] = []
+        for event in 0..<10 {
+            let c = pair.send(fromCentral: true, received: !(peripheralMissedFirst && event == 0))
+            directions.append(feed.send(dataPacket(llid: 1, sn: c.sn, nesn: c.nesn, []), after: 29_700).direction)
+            let p = pair.send(fromCentral: false)
+            directions.append(feed.send(dataPacket(llid: 1, sn: p.sn, nesn: p.nesn, []), after: 300).direction)
+        }
+        #expect(directions == Array(repeating: [.centralToPeripheral, .peripheralToCentral], count: 10).flatMap { $0 })
+        // A corrupted first packet leaves the peripheral's first reply at (0, 0): from then on
+        // the central is the side with SN ≠ NESN.
+        #expect((pair.central.sn == pair.central.nesn) == !peripheralMissedFirst)
+        _ = pair.send(fromCentral: true)                           // on air, not captured
+        let p = pair.send(fromCentral: false)
+        let reply = feed.send(dataPacket(llid: 1, sn: p.sn, nesn: p.nesn, []), after: 30_000)
+        #expect(reply.direction == .peripheralToCentral && reply.flags == [.empty, .directionInferred])
+    }
+
+    /// Before eight votes the parity does not overrule timing.
+    @Test func timingStandsUntilTheParityVoteIsClear() {
+        var feed = Feed()
+        var pair = SequencePair()
+        _ = feed.send(connectIndLL, after: 0)
+        for _ in 0..<3 {
+            let c = pair.send(fromCentral: true)
+            _ = feed.send(dataPacket(llid: 1, sn: c.sn, nesn: c.nesn, []), after: 29_700)
+            let p = pair.send(fromCentral: false)
+            _ = feed.send(dataPacket(llid: 1, sn: p.sn, nesn: p.nesn, []), after: 300)
+        }
+        _ = pair.send(fromCentral: true)
+        let p = pair.send(fromCentral: false)
+        let reply = feed.send(dataPacket(llid: 1, sn: p.sn, nesn: p.nesn, []), after: 30_000)
+        #expect(reply.direction == .centralToPeripheral)
     }
 
     @Test func badCRCNeverFeeds() {
