@@ -12,16 +12,21 @@ public final class BufferedOutput {
     private let fd: Int32
     private var buffer: [UInt8] = []
     private let capacity: Int
+    private let closeWhenDone: Bool
     /// Set when a write failed (a closed pipe, a full disk); further output is dropped.
     public private(set) var failed = false
 
-    public init(fileDescriptor: Int32 = 1, capacity: Int = 1 << 16) {
+    public init(fileDescriptor: Int32 = 1, capacity: Int = 1 << 16, closeWhenDone: Bool = false) {
         fd = fileDescriptor
         self.capacity = capacity
+        self.closeWhenDone = closeWhenDone
         buffer.reserveCapacity(capacity)
     }
 
-    deinit { flush() }
+    deinit {
+        flush()
+        if closeWhenDone { close(fd) }
+    }
 
     public func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)

@@ -261,6 +261,7 @@ public enum ReportJSON {
             w.field("handle", optional: key.handle)
             w.field("count", aggregate.count)
             w.field("errors", aggregate.errors)
+            w.field("discoveryEnds", aggregate.discoveryEnds)
             w.field("unanswered", aggregate.unanswered)
             w.key("latencyUs")
             if let min = aggregate.latencies.min, let max = aggregate.latencies.max {

@@ -181,7 +181,10 @@ public struct TransactionTotals: Sendable {
     }
     public struct Aggregate: Sendable {
         public var count = 0
+        /// Error responses other than the Attribute Not Found that ends a discovery procedure.
         public var errors = 0
+        /// Attribute Not Found ending a discovery procedure: normal, not a failure.
+        public var discoveryEnds = 0
         public var unanswered = 0
         public var latencies = LatencySketch()
     }

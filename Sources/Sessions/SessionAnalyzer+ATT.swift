@@ -37,7 +37,6 @@ extension SessionAnalyzer {
         guard var conn = live[link] else { return }
         let now = record.timestampUs
         conn.connection.lastActivityUs = now
-        if direction == .received || direction == .peripheralToCentral { conn.peripheralSeen = true }
         let hostToDevice = direction == .sent || direction == .centralToPeripheral
         let opcode = att.opcode
 
@@ -187,7 +186,12 @@ extension SessionAnalyzer {
         let key = TransactionTotals.Key(opcode: transaction.opcode.rawValue, handle: transaction.handle)
         var aggregate = conn.connection.transactionTotals.byKey[key] ?? TransactionTotals.Aggregate()
         aggregate.count += 1
-        if transaction.outcome == .error { aggregate.errors += 1 }
+        if transaction.outcome == .error {
+            let normal = transaction.errorCode.map {
+                ATTErrorCode.isNormalEndOfDiscovery(errorCode: $0, requestOpcode: transaction.opcode)
+            } ?? false
+            if normal { aggregate.discoveryEnds += 1 } else { aggregate.errors += 1 }
+        }
         if transaction.outcome == .timeout || transaction.outcome == .noResponse { aggregate.unanswered += 1 }
         if let latency = transaction.latencyUs { aggregate.latencies.add(latency) }
         conn.connection.transactionTotals.byKey[key] = aggregate

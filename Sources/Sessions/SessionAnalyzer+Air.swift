@@ -13,7 +13,6 @@ extension SessionAnalyzer {
             stats.badCRCPackets += 1
             return
         }
-        endSilentAirLinks(now: now, events: &events)
         guard let ll = air.packet else { return }
         switch ll.pdu {
         case .advertising(let adv):
@@ -26,7 +25,7 @@ extension SessionAnalyzer {
             let link = LinkID.air(accessAddress: ll.accessAddress)
             guard var conn = live[link] else { break }
             conn.connection.lastActivityUs = now
-            if air.direction == .peripheralToCentral { conn.peripheralSeen = true }
+            if air.direction == .peripheralToCentral { conn.lastPeripheralUs = now }
             live[link] = conn
         }
         for event in air.events {
@@ -41,8 +40,10 @@ extension SessionAnalyzer {
                     record: packet.record.index, events: &events)
             case .encryptionStarted(let accessAddress):
                 live[.air(accessAddress: accessAddress)]?.connection.encrypted = true
-            case .connectionExpired:
-                break
+            case .connectionExpired(let accessAddress, _):
+                if let conn = live[.air(accessAddress: accessAddress)] {
+                    _ = endSilent(.air(accessAddress: accessAddress), conn, atCaptureEnd: false, events: &events)
+                }
             }
         }
     }
@@ -72,23 +73,20 @@ extension SessionAnalyzer {
         if let slot { registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs) }
     }
 
-    /// A link with no packet for longer than its supervision timeout is gone (§4.5.2). It ends at
-    /// its last packet: as a connection that failed to be established (0x3E) when the peripheral
-    /// never answered, or within six intervals of the start; as a supervision timeout (0x08)
-    /// otherwise.
-    mutating func endSilentAirLinks(now: Int64, events: inout [SessionEvent]) {
-        for (link, conn) in live {
-            guard case .air = link else { continue }
-            let timeoutUs = Int64(max(conn.connection.parameters.last?.supervisionTimeoutMs ?? 0, 100)) * 1000
-            guard now - conn.connection.lastActivityUs > timeoutUs else { continue }
-            endSilent(link, conn, events: &events)
-        }
-    }
-
-    mutating func endSilent(_ link: LinkID, _ conn: LiveConnection, events: inout [SessionEvent]) {
+    /// An air link that is still open when the capture ends, or when the tracker gives up on it
+    /// after a long silence. The central transmits in every connection event and the peripheral
+    /// answers (Core v5.4 Vol 6 Part B §4.5.1), so the last packets tell what happened:
+    /// - the peripheral never answered: the connection failed to be established (0x3E), an
+    ///   attempt rather than a connection;
+    /// - the central kept polling for more than two intervals after the peripheral's last
+    ///   answer: the link was being lost; it ended at its last packet, as 0x3E within six
+    ///   intervals of its start (§4.5.2), else as a supervision timeout (0x08);
+    /// - both sides talked to the end: at the end of the capture the link is dangling; when the
+    ///   tracker expires it mid-capture, it ended with no reason captured.
+    mutating func endSilent(_ link: LinkID, _ conn: LiveConnection, atCaptureEnd: Bool, events: inout [SessionEvent]) -> Bool {
         let last = conn.connection.lastActivityUs
         let interval = Int64(conn.connection.parameters.first?.intervalUs ?? 0)
-        if !conn.peripheralSeen {
+        guard let lastPeripheral = conn.lastPeripheralUs else {
             live.removeValue(forKey: link)
             let status = HCIStatus(rawValue: 0x3E)
             attempts.append(ConnectionAttempt(peerAddress: conn.connection.peerAddress, deviceID: conn.connection.deviceID,
@@ -96,10 +94,16 @@ extension SessionAnalyzer {
             fail(.connectionFailed, at: last, record: nil, slot: conn.slot, connection: nil,
                  "Connection to \(label(slot: conn.slot)) failed: the peripheral never answered (\(status.name), \(Hex.code(status.rawValue)))",
                  details: [.int("status", status.rawValue), .string("statusName", status.name)])
-            return
+            return true
         }
-        let failedEarly = interval > 0 && last - conn.connection.startUs < 6 * interval
-        end(link, reason: HCIStatus(rawValue: failedEarly ? 0x3E : 0x08), initiator: .controller, timeUs: last,
-            record: nil, events: &events)
+        if interval > 0 && last - lastPeripheral > 2 * interval {
+            let failedEarly = last - conn.connection.startUs < 6 * interval
+            end(link, reason: HCIStatus(rawValue: failedEarly ? 0x3E : 0x08), initiator: .controller, timeUs: last,
+                record: nil, events: &events)
+            return true
+        }
+        if atCaptureEnd { return false }
+        end(link, reason: nil, initiator: .unknown, timeUs: last, record: nil, events: &events)
+        return true
     }
 }

@@ -133,7 +133,8 @@ struct LiveConnection {
     /// Outstanding ATT request per direction of the request (one per bearer and direction).
     var pending: [Direction: PendingRequest] = [:]
     var disconnectRequested = false
-    var peripheralSeen = false
+    /// Time of the peripheral's last packet (air captures: answers prove the link is alive).
+    var lastPeripheralUs: Int64?
     /// Read Blob / Prepare Write values being joined, per handle (bounded).
     var longValues: [UInt16: [UInt8]] = [:]
 }

@@ -25,13 +25,7 @@ extension SessionAnalyzer {
         for issue in pipelineIssues { stats.issues[issue.kind, default: 0] += 1 }
         expireTransactions(now: end, events: &events)
         for (link, conn) in live.sorted(by: { $0.value.connection.startUs < $1.value.connection.startUs }) {
-            if case .air = link {
-                let timeoutUs = Int64(max(conn.connection.parameters.last?.supervisionTimeoutMs ?? 0, 100)) * 1000
-                if end - conn.connection.lastActivityUs > timeoutUs || !conn.peripheralSeen {
-                    endSilent(link, conn, events: &events)
-                    continue
-                }
-            }
+            if case .air = link, endSilent(link, conn, atCaptureEnd: true, events: &events) { continue }
             var open = conn
             for (_, pending) in open.pending.sorted(by: { $0.value.transaction.requestUs < $1.value.transaction.requestUs }) {
                 resolve(pending, in: &open, outcome: .noResponse, responseUs: nil, record: nil, response: nil, now: end,

@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import Reports
 
 /// The root command: holds only its subcommands.
 @main
@@ -12,9 +13,9 @@ struct BLEDecode: ParsableCommand {
             input) are accepted. Exit codes: 0 the capture was read to its end; 1 the capture is \
             damaged and was read only in part; 2 usage error or a file that cannot be read as a capture.
             """,
-        version: "0.1.0",
-        subcommands: [Packets.self],
-        defaultSubcommand: Packets.self
+        version: ToolVersion.current,
+        subcommands: [Summary.self, Report.self, Packets.self],
+        defaultSubcommand: Summary.self
     )
 
     /// Runs the command; usage errors exit with 2 (not ArgumentParser's 64) so that every

@@ -8,7 +8,7 @@ struct SharedCaptureDecodingTests {
     @Test(arguments: [
         "demo-clean.btsnoop", "demo-clean.pcap", "demo-clean.pcapng", "demo-clean.pklg",
         "demo-faults.btsnoop", "demo-faults.pcap", "demo-faults.pcapng", "demo-faults.pklg", "demo-faults.le.pklg",
-        "demo-20k.btsnoop",
+        "demo-20k.btsnoop", "demo-clean.ll.pcap", "demo-faults.ll.pcap", "demo-faults.nordic.pcap",
     ])
     func attCountsEqualTruth(name: String) throws {
         let truth = try SharedCaptures.truth(name)
