@@ -116,7 +116,10 @@ extension SessionAnalyzer {
         }
     }
 
+    /// `148 s`, `2.5 s`, `14 ms`.
     static func seconds(_ us: Int64) -> String {
-        us >= 10_000_000 ? "\(us / 1_000_000) s" : "\(Double(us / 1000) / 1000) s"
+        if us >= 10_000_000 { return "\(us / 1_000_000) s" }
+        if us >= 1_000_000 { return "\(Double(us / 100_000) / 10) s" }
+        return "\(us / 1000) ms"
     }
 }

@@ -1,0 +1,234 @@
+import AnalyzerTestSupport
+import ATT
+import BLEBase
+import CaptureFormats
+import HCI
+import Sessions
+import Testing
+
+/// Each state machine fed event by event, including events out of order or missing.
+struct StateMachineTests {
+    let lock = SampleScenarios.lockA
+    let handle: UInt16 = 0x0040
+
+    func connected(subevent: UInt8 = 0x01) -> HCIScenario {
+        var s = HCIScenario()
+        s.createConnection(to: lock, random: true, intervalUnits: 24)
+        s.connectionComplete(handle: handle, peer: lock, random: true, intervalUnits: 24, subevent: subevent)
+        return s
+    }
+
+    @Test func connectionLifeAndReason() {
+        var s = connected()
+        s.wait(ms: 100)
+        s.disconnectionComplete(handle: handle, reason: 0x13)
+        let report = analyze(s.records).report
+        #expect(report.connections.count == 1)
+        let c = report.connections[0]
+        #expect(c.id == "C1" && c.handle == handle && c.peerAddress == lock && c.role == .central)
+        #expect(c.createUs == s.records[0].timestampUs && c.startUs == s.records[2].timestampUs)
+        #expect(c.endUs == s.records[3].timestampUs && c.disconnectReason?.rawValue == 0x13 && c.initiator == .remote)
+        #expect(c.parameters.first?.intervalUs == 30_000 && c.parameters.first?.supervisionTimeoutMs == 4000)
+        #expect(report.failures.isEmpty)
+    }
+
+    @Test func abnormalDisconnectionIsALostLink() {
+        var s = connected()
+        s.disconnectionComplete(handle: handle, reason: 0x22)
+        let report = analyze(s.records).report
+        #expect(report.failures.map(\.kind) == [.linkLost])
+        #expect(report.failures[0].summary == "Link to \(lock) lost: LMP/LL Response Timeout (0x22)")
+        #expect(report.connections[0].initiator == .controller)
+    }
+
+    @Test func hostDisconnectIsLocal() {
+        var s = connected()
+        s.disconnectCommand(handle: handle, reason: 0x13)
+        s.disconnectionComplete(handle: handle, reason: 0x16)
+        let report = analyze(s.records).report
+        #expect(report.connections[0].initiator == .localHost)
+        #expect(report.failures.isEmpty)
+    }
+
+    @Test func cancelledAttemptIsNotAFailure() {
+        var s = HCIScenario()
+        s.createConnection(to: lock, random: true, intervalUnits: 24)
+        s.wait(ms: 2000)
+        s.command(HCIScenario.leCreateConnectionCancel)
+        s.commandComplete(HCIScenario.leCreateConnectionCancel)
+        s.connectionComplete(handle: 0, peer: lock, random: true, intervalUnits: 0, status: 0x02)
+        let report = analyze(s.records).report
+        #expect(report.failures.isEmpty)
+        #expect(report.connections.isEmpty)
+        #expect(report.attempts.map(\.outcome) == [.cancelled])
+        #expect(report.attempts[0].endUs.map { $0 - report.attempts[0].createUs } == 2_006_000)
+    }
+
+    @Test func status02WithoutCancelIsAFailure() {
+        var s = HCIScenario()
+        s.createConnection(to: lock, random: true, intervalUnits: 24)
+        s.connectionComplete(handle: 0, peer: lock, random: true, intervalUnits: 0, status: 0x02)
+        let report = analyze(s.records).report
+        #expect(report.failures.map(\.kind) == [.connectionFailed])
+    }
+
+    @Test func refusedCreateIsACommandFailureNotAnAttempt() {
+        var s = HCIScenario()
+        s.createConnection(to: lock, random: true, intervalUnits: 24, status: 0x0C)
+        let report = analyze(s.records).report
+        #expect(report.failures.map(\.kind) == [.hciCommandFailed])
+        #expect(report.failures[0].summary == "LE Create Connection failed: Command Disallowed (0x0C), answered by Command Status")
+        #expect(report.attempts.map(\.outcome) == [.rejected])
+    }
+
+    @Test func createWithNoCompletionNeverCompleted() {
+        var s = HCIScenario()
+        s.createConnection(to: lock, random: true, intervalUnits: 24)
+        s.wait(ms: 500)
+        s.command(HCIScenario.leSetScanEnable, [0x00, 0x00])
+        let report = analyze(s.records).report
+        #expect(report.failures.map(\.kind) == [.connectionNeverCompleted])
+        #expect(report.failures[0].timeUs == s.records[0].timestampUs)
+    }
+
+    @Test func danglingAndUnansweredAtTheEnd() {
+        var s = connected()
+        s.att(handle: handle, .sent, [0x0A, 0x10, 0x00])   // Read Request, never answered
+        let report = analyze(s.records).report
+        // The link's last packet (the request) comes before the end of the capture (a credit event).
+        #expect(report.failures.map(\.kind) == [.danglingConnection, .attNoResponse])
+        #expect(report.failures[1].summary == "Read Request to handle 0x0010 never answered: the capture ended first")
+        #expect(report.connections[0].dangling)
+        #expect(report.connections[0].transactions.map(\.outcome) == [.noResponse])
+    }
+
+    @Test func requestUnansweredFor30SecondsTimesOut() {
+        var s = connected()
+        s.att(handle: handle, .sent, [0x0A, 0x10, 0x00])
+        s.wait(ms: 31_000)
+        s.att(handle: handle, .received, [0x0B, 0x01])      // too late
+        s.disconnectionComplete(handle: handle, reason: 0x13)
+        let report = analyze(s.records).report
+        #expect(report.failures.map(\.kind) == [.attTimeout])
+        #expect(report.failures[0].timeUs == s.records[3].timestampUs + 30_000_000)
+        #expect(report.connections[0].transactions.map(\.outcome) == [.timeout])
+    }
+
+    @Test func errorResponsesButNotTheEndOfDiscovery() {
+        var s = connected()
+        s.discover(handle: handle, model: .demoLock)
+        s.writeRequest(handle: handle, attribute: 0x000C, value: [1], errorCode: 0x03)
+        s.disconnectionComplete(handle: handle, reason: 0x13)
+        let report = analyze(s.records).report
+        #expect(report.failures.map(\.kind) == [.attError])
+        #expect(report.failures[0].summary == "Write Request to Battery Level (2A19) failed: Write Not Permitted (0x03)")
+        let totals = report.connections[0].transactionTotals.byKey.values
+        #expect(totals.reduce(0) { $0 + $1.discoveryEnds } == 3)
+        #expect(totals.reduce(0) { $0 + $1.errors } == 1)
+    }
+
+    @Test func gattDatabaseIsRebuiltAndKeptAcrossConnections() {
+        var s = connected()
+        s.discover(handle: handle, model: .demoLock)
+        s.disconnectionComplete(handle: handle, reason: 0x13)
+        s.createConnection(to: lock, random: true, intervalUnits: 24)
+        s.connectionComplete(handle: 0x0041, peer: lock, random: true, intervalUnits: 24)
+        s.readRequest(handle: 0x0041, attribute: 0x0015, value: [], errorCode: 0x05)
+        let report = analyze(s.records).report
+        let gatt = report.devices[0].gatt
+        #expect(gatt.map(\.handle) == [0x01, 0x03, 0x05, 0x06, 0x08, 0x09, 0x0A, 0x0C, 0x0D, 0x0E, 0x10, 0x12, 0x13, 0x15])
+        #expect(gatt.filter { $0.kind == .service }.map(\.uuid.description) == ["1800", "1801", "180F", "FFE0"])
+        #expect(gatt.first { $0.handle == 0x12 }?.properties == ["Notify"])
+        #expect(gatt.first { $0.handle == 0x13 }?.kind == .descriptor)
+        #expect(report.failures.map(\.summary) == ["Read Request to FFE3 failed: Insufficient Authentication (0x05)",
+            "Connection to \(lock) still up when the capture ended (last packet 1 ms before the end)"])
+    }
+
+    @Test func mtuAndSubscriptions() {
+        var s = connected()
+        s.exchangeMTU(handle: handle, client: 517, server: 247)
+        s.discover(handle: handle, model: .demoLock)
+        s.writeRequest(handle: handle, attribute: 0x0013, value: [0x01, 0x00])
+        let report = analyze(s.records).report
+        #expect(report.connections[0].mtu == 247)
+        #expect(report.connections[0].subscriptions.map(\.characteristic) == ["FFE2"])
+        #expect(report.connections[0].subscriptions.map(\.notifications) == [true])
+    }
+
+    @Test func indicationIsConfirmed() {
+        var s = connected()
+        s.att(handle: handle, .received, [0x1D, 0x08, 0x00, 0x01, 0x00, 0xFF, 0xFF])
+        s.att(handle: handle, .sent, [0x1E])
+        let report = analyze(s.records).report
+        #expect(report.connections[0].transactions.map(\.outcome) == [.ok])
+        #expect(report.connections[0].transactions.map(\.opcode) == [.handleValueIndication])
+    }
+
+    @Test func valuesAreHandedToVendorDecoders() {
+        var s = connected()
+        s.exchangeMTU(handle: handle, server: 247)
+        s.discover(handle: handle, model: .demoLock)
+        s.writeRequest(handle: handle, attribute: 0x0010, value: [0xAA, 0x01])
+        s.disconnectionComplete(handle: handle, reason: 0x13)
+        let events = analyze(s.records).events
+        let values = events.compactMap { if case .attValue(let v) = $0 { v } else { nil } }
+        #expect(values.map(\.handle) == [0x0010])
+        #expect(values[0].hostToDevice && values[0].uuid == BluetoothUUID(uint16: 0xFFE1) && values[0].mtu == 247)
+        #expect(values[0].connectionID == "C1" && values[0].value == [0xAA, 0x01])
+        #expect(events.contains { if case .connectionEnded("C1", _) = $0 { true } else { false } })
+    }
+
+    @Test func enhancedCompleteTiesRPAToIdentity() {
+        var s = HCIScenario()
+        let rpa = BluetoothAddress("4A:11:22:33:44:55")!
+        s.advertisingReport(rpa, random: true, data: HCIScenario.adStructure(0x09, Array("LOCK".utf8)), rssi: -50)
+        s.createConnection(to: rpa, random: true, intervalUnits: 24)
+        // Enhanced v1 with the identity address as peer and the RPA in Peer_Resolvable_Private_Address.
+        var w = ByteWriter()
+        w.writeUInt8(0); w.writeUInt16LE(handle); w.writeUInt8(0); w.writeUInt8(2)
+        w.writeBytes(lock.wire); w.writeBytes([UInt8](repeating: 0, count: 6)); w.writeBytes(rpa.wire)
+        w.writeUInt16LE(24); w.writeUInt16LE(0); w.writeUInt16LE(400); w.writeUInt8(0)
+        s.leMeta(0x0A, w.bytes)
+        let report = analyze(s.records).report
+        #expect(report.devices.count == 1)
+        #expect(Set(report.devices[0].addresses.map(\.address)) == [rpa, lock])
+        #expect(report.devices[0].identity == DeviceIdentity(value: lock.description, source: "enhanced-connection-complete"))
+        #expect(report.devices[0].names == ["LOCK"])
+    }
+
+    @Test func smpIdentityAddressMergesDevices() {
+        var s = connected()
+        let identity = BluetoothAddress("C0:11:22:33:44:55")!
+        s.l2cap(handle: handle, .received, cid: 0x0006, [0x09, 0x01] + identity.wire)
+        s.advertisingReport(identity, random: true, data: [], rssi: -40)
+        let report = analyze(s.records).report
+        #expect(report.devices.count == 1)
+        #expect(report.devices[0].identity == DeviceIdentity(value: identity.description, source: "smp-identity-address"))
+    }
+
+    @Test func eventsForUnknownLinksAndStrayResponsesAreIgnored() {
+        var s = HCIScenario()
+        s.disconnectionComplete(handle: 0x0099, reason: 0x08)
+        s.att(handle: 0x0099, .received, [0x0B, 0x01])
+        s.commandComplete(0x200B)                            // no command before it
+        let report = analyze(s.records).report
+        #expect(report.connections.isEmpty && report.failures.isEmpty)
+        #expect(report.stats.attPDUs == [0x0B: 1])
+    }
+
+    @Test func identityResolverMergesRotatingAddresses() {
+        var s = HCIScenario()
+        let second = BluetoothAddress("7A:00:00:00:00:01")!
+        let ad = SampleScenarios.lockAdvertisement(name: "LOCK", mac: SampleScenarios.lockAFactoryMAC, battery: 50)
+        s.advertisingReport(lock, random: true, data: ad, rssi: -50)
+        s.advertisingReport(second, random: true, data: ad, rssi: -52)
+        let resolver: @Sendable (HCI.AdvertisingData) -> DeviceIdentity? = { data in
+            data.manufacturerData.first.map { DeviceIdentity(value: Hex.string($0.1.dropFirst().prefix(6)), source: "test") }
+        }
+        let report = analyze(s.records, options: SessionOptions(transactions: .all, identityResolver: resolver)).report
+        #expect(report.devices.count == 1)
+        #expect(report.devices[0].addresses.map(\.address) == [lock, second])
+        #expect(report.devices[0].advertisements == 2)
+        #expect(report.devices[0].addresses.compactMap(\.rssi).map(\.median) == [-50, -52])
+    }
+}
