@@ -141,7 +141,7 @@ struct StateMachineTests {
         #expect(gatt.first { $0.handle == 0x12 }?.properties == ["Notify"])
         #expect(gatt.first { $0.handle == 0x13 }?.kind == .descriptor)
         #expect(report.failures.map(\.summary) == ["Read Request to FFE3 failed: Insufficient Authentication (0x05)",
-            "Connection to \(lock) still up when the capture ended (last packet 1 ms before the end)"])
+            "Connection to \(lock) still up when the capture ended (last packet 0 ms before the end)"])
     }
 
     @Test func mtuAndSubscriptions() {
