@@ -186,16 +186,16 @@ extension SessionAnalyzer {
         let key = TransactionTotals.Key(opcode: transaction.opcode.rawValue, handle: transaction.handle)
         var aggregate = conn.connection.transactionTotals.byKey[key] ?? TransactionTotals.Aggregate()
         aggregate.count += 1
+        let normalEnd = transaction.outcome == .error && transaction.errorCode.map {
+            ATTErrorCode.isNormalEndOfDiscovery(errorCode: $0, requestOpcode: transaction.opcode)
+        } ?? false
         if transaction.outcome == .error {
-            let normal = transaction.errorCode.map {
-                ATTErrorCode.isNormalEndOfDiscovery(errorCode: $0, requestOpcode: transaction.opcode)
-            } ?? false
-            if normal { aggregate.discoveryEnds += 1 } else { aggregate.errors += 1 }
+            if normalEnd { aggregate.discoveryEnds += 1 } else { aggregate.errors += 1 }
         }
         if transaction.outcome == .timeout || transaction.outcome == .noResponse { aggregate.unanswered += 1 }
         if let latency = transaction.latencyUs { aggregate.latencies.add(latency) }
         conn.connection.transactionTotals.byKey[key] = aggregate
-        let failed = transaction.outcome != .ok && transaction.outcome != .noResponseExpected
+        let failed = !normalEnd && transaction.outcome != .ok && transaction.outcome != .noResponseExpected
         switch options.transactions {
         case .all: conn.connection.transactions.append(transaction)
         case .failed where failed: conn.connection.transactions.append(transaction)

@@ -1,0 +1,86 @@
+import AnalyzerTestSupport
+import Foundation
+import Testing
+
+/// `bledecode CAPTURE` and `bledecode report` end to end, with the JSON report checked against
+/// docs/report.schema.json.
+@Suite(.serialized)
+struct ReportCommandTests {
+    static let schema = SharedCaptures.packageRoot.appendingPathComponent("docs/report.schema.json")
+
+    static func validate(_ json: String) throws -> [String] {
+        let validator = try JSONSchemaValidator(schema: Data(contentsOf: schema))
+        return try validator.validate(Data(json.utf8)).map(\.description)
+    }
+
+    @Test func summaryEqualsGolden() throws {
+        let run = try CLI.run([CLI.sample("demo-lock.btsnoop")])
+        #expect(run.status == 0)
+        try Golden.check(run.stdout, against: "summary-demo-lock.txt")
+    }
+
+    @Test func colourOnlyWhenAskedFor() throws {
+        let plain = try CLI.run([CLI.sample("demo-lock.btsnoop")])
+        #expect(!plain.stdout.contains("\u{1B}["))
+        let coloured = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--color", "always"])
+        try Golden.check(coloured.stdout, against: "summary-demo-lock.color.txt")
+        #expect(coloured.stdout.contains("\u{1B}[31mlink-lost"))
+        // The hostile name stays escaped even in colour.
+        #expect(coloured.stdout.contains(#""Scale\x1b[31m""#))
+    }
+
+    @Test(arguments: PacketsCommandTests.containers)
+    func jsonReportEqualsGoldenAndSchema(sample: String) throws {
+        let run = try CLI.run(["report", "--transactions", "all", CLI.sample(sample)])
+        #expect(run.status == 0)
+        #expect(try Self.validate(run.stdout) == [])
+        // Everything but the capture's own facts is the same whatever the container.
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] ?? [:]
+        var comparable = object
+        comparable["capture"] = nil
+        comparable["tool"] = nil
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: comparable, options: [.sortedKeys, .prettyPrinted]),
+                          as: UTF8.self)
+        try Golden.check(text + "\n", against: "report-demo-lock.json")
+    }
+
+    @Test func jsonFlagOnTheDefaultCommand() throws {
+        let run = try CLI.run([CLI.sample("demo-lock.pcapng"), "--json"])
+        #expect(run.status == 0)
+        #expect(try Self.validate(run.stdout) == [])
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let failures = object?["failures"] as? [[String: Any]] ?? []
+        #expect(failures.map { $0["kind"] as? String } == ["hci-command-failed", "att-error", "att-no-response",
+                                                           "link-lost", "att-error", "dangling-connection"])
+        // The default lists only transactions that failed.
+        let connections = object?["connections"] as? [[String: Any]] ?? []
+        let listed = connections.flatMap { $0["transactions"] as? [[String: Any]] ?? [] }
+        #expect(listed.allSatisfy { ($0["outcome"] as? String) != "ok" })
+        #expect(listed.count == 3)
+    }
+
+    @Test func reportToAFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-report-\(getpid()).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try CLI.run(["report", CLI.sample("demo-lock.pklg"), "-o", path])
+        #expect(run.status == 0 && run.stdout == "")
+        #expect(try Self.validate(String(contentsOfFile: path, encoding: .utf8)) == [])
+    }
+
+    @Test func schemaRejectsAWrongReport() throws {
+        let errors = try Self.validate(#"{"schemaVersion": 2, "capture": {}, "stats": {}, "devices": [], "connections": [], "vendorFrames": [], "failures": [{"kind": "oops"}]}"#)
+        #expect(errors.contains("$.schemaVersion: 2 is not 1"))
+        #expect(errors.contains { $0.hasPrefix("$.failures[0].kind: oops is not one of") })
+        #expect(errors.contains("$.capture: missing required path"))
+    }
+
+    /// Every shared capture's report validates; the JSON stays parseable whatever the input.
+    @Test(.enabled(if: SharedCaptures.present, "needs ../shared/captures next to the package (absent here)"),
+          arguments: ["synthetic/demo-faults.btsnoop", "synthetic/demo-faults.ll.pcap", "synthetic/demo-faults.bugreport.txt",
+                      "real/fossibot_btsnoop_hci.log", "real/garmin.pcapng", "real/isap_hci_dump.pklg"])
+    func sharedCaptureReportsValidate(path: String) throws {
+        let run = try CLI.run(["report", SharedCaptures.path(path)])
+        #expect(run.status == 0)
+        #expect(try Self.validate(run.stdout) == [])
+    }
+}
