@@ -111,6 +111,7 @@ public enum ReportJSON {
         w.field("aclPackets", stats.aclPackets)
         w.field("airPackets", stats.airPackets)
         w.field("badCrcPackets", stats.badCRCPackets)
+        w.field("maxConcurrentConnections", stats.maxConcurrentConnections)
         w.key("attPdus")
         w.beginObject()
         for (opcode, count) in stats.attPDUs.sorted(by: { $0.key < $1.key }) { w.field(Hex.code(opcode), count) }
@@ -145,6 +146,18 @@ public enum ReportJSON {
             }
             time("firstSeen", address.firstSeenUs, into: &w)
             time("lastSeen", address.lastSeenUs, into: &w)
+            w.key("bursts")
+            w.beginArray()
+            for burst in address.bursts {
+                w.beginObject()
+                w.field("startUs", burst.startUs)
+                w.field("endUs", burst.endUs)
+                w.field("count", burst.count)
+                w.field("rssiMin", optional: burst.rssiMin)
+                w.field("rssiMax", optional: burst.rssiMax)
+                w.endObject()
+            }
+            w.endArray()
             w.endObject()
         }
         w.endArray()
@@ -180,6 +193,7 @@ public enum ReportJSON {
         w.field("device", optional: c.deviceID)
         w.field("handle", optional: c.handle)
         w.field("accessAddress", optional: c.accessAddress)
+        w.field("crcInit", optional: c.crcInit)
         w.field("peerAddress", optional: c.peerAddress?.description)
         w.field("peerAddressType", optional: c.peerAddressType?.description)
         w.field("role", c.role.rawValue)
@@ -221,6 +235,21 @@ public enum ReportJSON {
             w.beginObject(); w.field("tx", phy.tx); w.field("rx", phy.rx); w.endObject()
         } else { w.null() }
         w.field("encrypted", c.encrypted)
+        w.key("discovery")
+        if let discovery = c.discovery {
+            w.beginObject(); w.field("startUs", discovery.startUs); w.field("endUs", discovery.endUs); w.endObject()
+        } else { w.null() }
+        w.key("values")
+        w.beginArray()
+        for (key, count) in c.valueCounts.sorted(by: { $0.key < $1.key }) {
+            w.beginObject()
+            w.field("opcode", key.opcode)
+            w.field("opcodeName", ATTOpcode(rawValue: key.opcode).name)
+            w.field("handle", key.handle)
+            w.field("count", count)
+            w.endObject()
+        }
+        w.endArray()
         w.key("subscriptions")
         w.beginArray()
         for s in c.subscriptions {

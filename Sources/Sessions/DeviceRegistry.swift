@@ -22,6 +22,7 @@ struct DeviceRegistry {
         var txPower: Int8?
         var identity: DeviceIdentity?
         var connectionIDs: [String] = []
+        var bursts = AdvertisingBursts()
     }
 
     private(set) var states: [AddressState] = []
@@ -72,7 +73,9 @@ struct DeviceRegistry {
     mutating func sawAdvertisement(slot: Int, timeUs: Int64, rssi: Int8?, scanResponse: Bool, data: AdvertisingData?) {
         var state = states[slot]
         if scanResponse { state.scanResponses += 1 } else { state.advertisements += 1 }
-        if let rssi, rssi != 127 { state.rssi.add(Int(rssi)) }
+        let dBm = rssi.flatMap { $0 == 127 ? nil : Int($0) }
+        if let dBm { state.rssi.add(dBm) }
+        state.bursts.add(timeUs: timeUs, rssi: dBm)
         state.firstSeenUs = min(state.firstSeenUs ?? timeUs, timeUs)
         state.lastSeenUs = max(state.lastSeenUs ?? timeUs, timeUs)
         if let data {
@@ -124,5 +127,43 @@ struct RSSIHistogram {
             if seen * 2 >= count { median = i; break }
         }
         return RSSIStatistics(min: low - 128, median: median - 128, max: high - 128, count: count)
+    }
+}
+
+/// Advertising bursts of one address, in bounded memory: past `cap` bursts, the two closest
+/// neighbours merge, so a week-long capture keeps the shape of its advertising.
+struct AdvertisingBursts {
+    /// A gap longer than this starts a new burst.
+    static let gapUs: Int64 = 2_000_000
+    static let cap = 256
+    private(set) var bursts: [AdvertisingBurst] = []
+
+    mutating func add(timeUs: Int64, rssi: Int?) {
+        if var last = bursts.last, timeUs - last.endUs <= Self.gapUs, timeUs >= last.endUs {
+            last.endUs = timeUs
+            last.count += 1
+            if let rssi {
+                last.rssiMin = min(last.rssiMin ?? rssi, rssi)
+                last.rssiMax = max(last.rssiMax ?? rssi, rssi)
+            }
+            bursts[bursts.count - 1] = last
+            return
+        }
+        bursts.append(AdvertisingBurst(startUs: timeUs, endUs: timeUs, count: 1, rssiMin: rssi, rssiMax: rssi))
+        if bursts.count > Self.cap { mergeClosest() }
+    }
+
+    private mutating func mergeClosest() {
+        var best = 0
+        var bestGap = Int64.max
+        for i in 0..<(bursts.count - 1) {
+            let gap = bursts[i + 1].startUs - bursts[i].endUs
+            if gap < bestGap { bestGap = gap; best = i }
+        }
+        let next = bursts.remove(at: best + 1)
+        bursts[best].endUs = max(bursts[best].endUs, next.endUs)
+        bursts[best].count += next.count
+        bursts[best].rssiMin = [bursts[best].rssiMin, next.rssiMin].compactMap { $0 }.min()
+        bursts[best].rssiMax = [bursts[best].rssiMax, next.rssiMax].compactMap { $0 }.max()
     }
 }

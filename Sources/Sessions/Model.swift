@@ -35,6 +35,17 @@ public struct DeviceAddress: Sendable {
     public var rssi: RSSIStatistics?
     public var firstSeenUs: Int64?
     public var lastSeenUs: Int64?
+    /// Advertising in bursts: runs of advertisements less than `AdvertisingBursts.gapUs` apart.
+    public var bursts: [AdvertisingBurst]
+}
+
+/// A run of advertisements from one address with no gap over `AdvertisingBursts.gapUs`.
+public struct AdvertisingBurst: Sendable, Equatable {
+    public var startUs: Int64
+    public var endUs: Int64
+    public var count: Int
+    public var rssiMin: Int?
+    public var rssiMax: Int?
 }
 
 /// The address type as the report names it: public, or random with its sub-type
@@ -112,6 +123,12 @@ public struct Connection: Sendable {
     public var transactions: [ATTTransaction]
     public var transactionTotals: TransactionTotals
     public var subscriptions: [Subscription]
+    /// Over the air: the CRC preset of the link (CONNECT_IND's CRCInit).
+    public var crcInit: UInt32?
+    /// Values that need no answer (notifications, Write Commands), counted per handle.
+    public var valueCounts: [ValueCountKey: Int]
+    /// When the client ran GATT discovery on this link (first and last discovery request).
+    public var discovery: (startUs: Int64, endUs: Int64)?
     public var dangling: Bool { endUs == nil }
 
     public enum Role: String, Sendable { case central, peripheral, unknown }
@@ -127,6 +144,13 @@ public struct ConnectionParameters: Sendable, Equatable {
     public var intervalUs: Int
     public var latency: Int
     public var supervisionTimeoutMs: Int
+}
+
+/// Which unanswered values a count is about: opcode and handle.
+public struct ValueCountKey: Hashable, Sendable, Comparable {
+    public var opcode: UInt8
+    public var handle: UInt16
+    public static func < (a: Self, b: Self) -> Bool { (a.handle, a.opcode) < (b.handle, b.opcode) }
 }
 
 /// A CCCD write: notifications/indications turned on or off for a characteristic.
@@ -269,4 +293,6 @@ public struct CaptureStatistics: Sendable {
     public var firstTimeUs: Int64?
     public var lastTimeUs: Int64?
     public var issues: [PacketIssue.Kind: Int] = [:]
+    /// The most connections up at the same time.
+    public var maxConcurrentConnections = 0
 }

@@ -52,6 +52,10 @@ extension SessionAnalyzer {
                                              responseRecord: nil, responseOpcode: nil, outcome: .noResponse,
                                              errorCode: nil, value: att.value)
             transaction.attribute = att.handle.map { describe($0, slot: conn.slot) }
+            if Self.discoveryOpcodes.contains(opcode) {
+                conn.connection.discovery = (conn.connection.discovery?.startUs ?? now, now)
+            }
+            if case .readRequest(let handle) = att.parameters { conn.longValues[handle] = nil }
             conn.pending[direction] = PendingRequest(pdu: att, transaction: transaction)
             nextDeadlineUs = min(nextDeadlineUs, now + options.transactionTimeoutUs)
         case .response, .confirmation:
@@ -60,6 +64,9 @@ extension SessionAnalyzer {
                 answer(pending, with: att, in: &conn, record: record)
             }
         case .command, .notification:
+            if let handle = att.handle {
+                conn.connection.valueCounts[ValueCountKey(opcode: opcode.rawValue, handle: handle), default: 0] += 1
+            }
             if opcode == .writeCommand || opcode == .signedWriteCommand {
                 var transaction = ATTTransaction(opcode: opcode, handle: att.handle, attribute: nil, direction: direction,
                                                  requestUs: now, requestRecord: record.index, responseUs: nil,
@@ -83,6 +90,10 @@ extension SessionAnalyzer {
         live[link] = conn
     }
 
+    /// The requests of the GATT discovery procedures (Core v5.4 Vol 3 Part G §4.4–4.7).
+    static let discoveryOpcodes: Set<ATTOpcode> = [.readByGroupTypeRequest, .findByTypeValueRequest, .readByTypeRequest,
+                                                    .findInformationRequest]
+
     static func opposite(_ direction: Direction) -> Direction {
         switch direction {
         case .sent: return .received
@@ -97,6 +108,7 @@ extension SessionAnalyzer {
     mutating func answer(_ pending: PendingRequest, with response: ATTPDU, in conn: inout LiveConnection,
                          record: CaptureRecord) {
         let request = pending.pdu
+        var resolvedValue: [UInt8]?
         switch response.parameters {
         case .errorResponse(let error):
             var resolved = pending
@@ -119,6 +131,10 @@ extension SessionAnalyzer {
             var joined = conn.longValues[prepared.handle] ?? []
             if joined.count + prepared.value.count <= Self.longValueCap { joined += prepared.value }
             conn.longValues[prepared.handle] = joined
+        case .executeWriteResponse:
+            // The prepared parts become one logical value (Vol 3 Part F §3.4.6.3).
+            if let (_, joined) = conn.longValues.first { resolvedValue = joined }
+            conn.longValues.removeAll()
         case .writeResponse:
             if case .writeRequest(let write) = request.parameters { subscription(write, in: &conn, timeUs: record.timestampUs) }
         default:
@@ -127,6 +143,7 @@ extension SessionAnalyzer {
             }
         }
         var resolved = pending
+        if let resolvedValue { resolved.transaction.value = resolvedValue }
         if case .readResponse(let value) = response.parameters { resolved.transaction.value = Array(value.prefix(64)) }
         if case .readBlobRequest(let handle, _) = request.parameters { resolved.transaction.value = conn.longValues[handle] }
         resolve(resolved, in: &conn, outcome: .ok, responseUs: record.timestampUs, record: record.index,

@@ -68,8 +68,10 @@ extension SessionAnalyzer {
             endUs: nil, endRecord: nil, disconnectReason: nil, initiator: nil,
             completeEvent: created == nil ? "joined (no CONNECT_IND seen)" : "CONNECT_IND",
             parameters: parameters, mtu: 23, dataLength: nil, phy: nil, encrypted: false,
-            lastActivityUs: record.timestampUs, transactions: [], transactionTotals: TransactionTotals(), subscriptions: [])
+            lastActivityUs: record.timestampUs, transactions: [], transactionTotals: TransactionTotals(), subscriptions: [],
+            crcInit: created?.crcInit, valueCounts: [:], discovery: nil)
         live[link] = LiveConnection(connection: connection, slot: slot)
+        stats.maxConcurrentConnections = max(stats.maxConcurrentConnections, live.count)
         if let slot { registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs) }
     }
 

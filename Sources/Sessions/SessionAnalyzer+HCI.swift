@@ -187,7 +187,8 @@ extension SessionAnalyzer {
                                               latency: Int(complete.peripheralLatency),
                                               supervisionTimeoutMs: complete.supervisionTimeoutMicroseconds / 1000)],
             mtu: 23, dataLength: nil, phy: nil, encrypted: false, lastActivityUs: record.timestampUs,
-            transactions: [], transactionTotals: TransactionTotals(), subscriptions: [])
+            transactions: [], transactionTotals: TransactionTotals(), subscriptions: [],
+            crcInit: nil, valueCounts: [:], discovery: nil)
         if let previous = live[link] {
             // A new connection on a handle still open: the end was not captured.
             var stale = previous.connection
@@ -197,6 +198,7 @@ extension SessionAnalyzer {
             finished.append(stale)
         }
         live[link] = LiveConnection(connection: connection, slot: slot)
+        stats.maxConcurrentConnections = max(stats.maxConcurrentConnections, live.count)
         registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs)
     }
 }

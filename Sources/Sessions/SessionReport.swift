@@ -100,7 +100,8 @@ extension SessionAnalyzer {
                 device.addresses.append(DeviceAddress(address: state.address, type: AddressKind(state.type, state.address),
                                                       advertisements: state.advertisements,
                                                       scanResponses: state.scanResponses, rssi: state.rssi.statistics,
-                                                      firstSeenUs: state.firstSeenUs, lastSeenUs: state.lastSeenUs))
+                                                      firstSeenUs: state.firstSeenUs, lastSeenUs: state.lastSeenUs,
+                                                      bursts: state.bursts.bursts))
                 if device.identity == nil { device.identity = state.identity }
                 for name in state.names { DeviceRegistry.append(name, to: &device.names) }
                 for id in state.companyIDs { DeviceRegistry.append(id, to: &device.companyIDs) }
