@@ -9,6 +9,8 @@ public struct Analysis {
     public var report: SessionReport
     public var diagnostics: [CaptureDiagnostic]
     public var pipelineIssues: [PacketIssue]
+    /// Vendor commands decoded with a profile, for timelines (filled when profiles are given).
+    public var vendorCommands: [VendorCommandEvent] = []
 
     /// Runs the analysis; `onPacket` sees each decoded packet and what the sessions made of it
     /// (for callers that render as they go).
@@ -24,5 +26,33 @@ public struct Analysis {
         let issues = decoder.finish()
         let (report, _) = sessions.finish(diagnostics: reader.diagnostics, pipelineIssues: issues)
         return Analysis(info: reader.info, report: report, diagnostics: reader.diagnostics, pipelineIssues: issues)
+    }
+}
+
+/// A vendor command and what became of it, as timelines show it.
+public struct VendorCommandEvent: Sendable {
+    public enum Outcome: String, Sendable { case ok, failed, noResponse = "no-response", crcMismatch = "crc-mismatch",
+                                            malformed, unsolicited }
+    public var timeUs: Int64
+    public var record: Int
+    public var connectionID: String
+    public var deviceID: String?
+    /// `UNLOCK (0x10)`.
+    public var name: String
+    public var outcome: Outcome
+    public var latencyUs: Int64?
+    /// One line for a person: `UNLOCK seq 0x5A ok in 40 ms`, `LOCK seq 0x5B failed: status 0x03`.
+    public var summary: String
+
+    public init(timeUs: Int64, record: Int, connectionID: String, deviceID: String?, name: String, outcome: Outcome,
+                latencyUs: Int64?, summary: String) {
+        self.timeUs = timeUs
+        self.record = record
+        self.connectionID = connectionID
+        self.deviceID = deviceID
+        self.name = name
+        self.outcome = outcome
+        self.latencyUs = latencyUs
+        self.summary = summary
     }
 }
