@@ -15,9 +15,4 @@ enum FrameBytes {
         guard offset >= 0, (try? reader.skip(offset)) != nil else { return nil }
         return try? reader.readUnsigned(size, bigEndian: bigEndian, field: "frame field")
     }
-
-    /// True when `bytes` starts with `prefix`.
-    static func hasPrefix(_ bytes: ArraySlice<UInt8>, _ prefix: [UInt8]) -> Bool {
-        bytes.starts(with: prefix)
-    }
 }
