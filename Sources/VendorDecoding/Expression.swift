@@ -215,12 +215,13 @@ struct ExpressionParser {
     }
 
     private mutating func parseUnary() throws(ExpressionError) -> Expression {
+        let negate = accept("-")
+        guard negate || accept("~") else { return try parsePrimary() }
         depth += 1
         defer { depth -= 1 }
         guard depth <= Expression.maxDepth else { throw fail("expression nested deeper than \(Expression.maxDepth)") }
-        if accept("-") { return .negate(try parseUnary()) }
-        if accept("~") { return .complement(try parseUnary()) }
-        return try parsePrimary()
+        let operand = try parseUnary()
+        return negate ? .negate(operand) : .complement(operand)
     }
 
     private mutating func parsePrimary() throws(ExpressionError) -> Expression {
