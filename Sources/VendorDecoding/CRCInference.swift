@@ -9,7 +9,7 @@ import BLEBase
 /// `stored = c0 ⊕ Z_L(init) ⊕ xorout`, where `Z_L(init)` (the CRC of L zero bytes from `init`)
 /// is linear in `init` and depends only on the length L. So one table pass per frame gives
 /// `K = stored ⊕ c0`, and each `init` is checked with a few XORs against the basis images of
-/// `Z_L`, `xorout` following from the first frame. Width 8 tries every polynomial; width 16 the
+/// `Z_L`, `xorout` following from the first frame; two lengths give a linear system for `init`. Width 8 tries every polynomial; width 16 the
 /// polynomials of the catalogue (an exhaustive 16-bit polynomial search is out of reach of a
 /// "seconds" budget). Input and output reflection are assumed equal, as in every catalogue
 /// entry. When all frames have one length, `init` and `xorout` cannot be told apart; then only
@@ -119,10 +119,7 @@ public enum CRCInference {
         var basis: [Int: [UInt64]] = [:]
         for length in Set(lengths) {
             let zeros = [UInt8](repeating: 0, count: length)
-            basis[length] = (0..<width).map { bit in
-                CRCParameters(width: width, poly: poly, initial: 1 << UInt64(bit), reflectIn: reflected,
-                              reflectOut: reflected, xorOut: 0).compute(zeros)
-            }
+            basis[length] = (0..<width).map { bit in table.crc(zeros, initial: 1 << UInt64(bit)) }
         }
         func image(_ initial: UInt64, _ length: Int) -> UInt64 {
             guard let columns = basis[length] else { return 0 }
@@ -140,22 +137,8 @@ public enum CRCInference {
         }
         var inits: [UInt64] = []
         if let j = lengths.firstIndex(where: { $0 != l0 }), let c0 = basis[l0], let c1 = basis[lengths[j]] {
-            // Walk every init in Gray-code order, so each step updates both images with one XOR.
-            let target = k0 ^ k[j]
-            var a0: UInt64 = 0
-            var a1: UInt64 = 0
-            var previous: UInt64 = 0
-            for n in 0...mask {
-                let gray = n ^ (n >> 1)
-                let changed = gray ^ previous
-                if changed != 0 {
-                    let bit = changed.trailingZeroBitCount
-                    a0 ^= c0[bit]
-                    a1 ^= c1[bit]
-                }
-                previous = gray
-                if a0 ^ a1 == target { inits.append(gray) }
-            }
+            // Z_L0(init) ⊕ Z_Lj(init) = K0 ⊕ Kj is linear in init: solve it by elimination.
+            inits = solveLinear(columns: zip(c0, c1).map { $0 ^ $1 }, target: k0 ^ k[j], width: width)
         } else {
             let catalogue = CRCCatalogue.entries.filter { $0.parameters.width == width }.map(\.parameters.initial)
             inits = Array(Set([0, mask] + catalogue)).sorted()
@@ -176,6 +159,45 @@ public enum CRCInference {
         return out
     }
 
+    /// Every x with XOR of `columns[i]` over the set bits i of x equal to `target` (GF(2)),
+    /// at most 4096 of them.
+    static func solveLinear(columns: [UInt64], target: UInt64, width: Int) -> [UInt64] {
+        // Rows: one per output bit; each row holds the input bits (mask) and the target bit.
+        var rows: [(mask: UInt64, value: UInt64)] = (0..<width).map { out in
+            var mask: UInt64 = 0
+            for (i, column) in columns.enumerated() where column >> UInt64(out) & 1 == 1 { mask |= 1 << UInt64(i) }
+            return (mask, target >> UInt64(out) & 1)
+        }
+        var pivots: [(bit: Int, row: Int)] = []
+        var next = 0
+        for bit in 0..<width {
+            guard let r = (next..<rows.count).first(where: { rows[$0].mask >> UInt64(bit) & 1 == 1 }) else { continue }
+            rows.swapAt(next, r)
+            for other in rows.indices where other != next && rows[other].mask >> UInt64(bit) & 1 == 1 {
+                rows[other].mask ^= rows[next].mask
+                rows[other].value ^= rows[next].value
+            }
+            pivots.append((bit, next))
+            next += 1
+        }
+        guard !rows[next...].contains(where: { $0.value == 1 }) else { return [] }
+        let pivotBits = Set(pivots.map(\.bit))
+        let free = (0..<width).filter { !pivotBits.contains($0) }
+        guard free.count <= 12 else { return [] }
+        var solutions: [UInt64] = []
+        for assignment in 0..<(UInt64(1) << UInt64(free.count)) {
+            var x: UInt64 = 0
+            for (i, bit) in free.enumerated() where assignment >> UInt64(i) & 1 == 1 { x |= 1 << UInt64(bit) }
+            for (bit, row) in pivots {
+                // The pivot's value: the row's target XOR the free bits it still mentions.
+                let others = rows[row].mask & ~(1 << UInt64(bit)) & x
+                if (UInt64(others.nonzeroBitCount) & 1) ^ rows[row].value == 1 { x |= 1 << UInt64(bit) }
+            }
+            solutions.append(x)
+        }
+        return solutions
+    }
+
     static func verify(_ match: Match, frames: [[UInt8]]) -> Bool {
         let spec = ChecksumSpec(algorithm: .crc(match.parameters), at: match.at, bigEndian: match.bigEndian,
                                 from: match.from, to: match.to)
@@ -183,7 +205,7 @@ public enum CRCInference {
     }
 }
 
-/// A byte-at-a-time CRC register with init 0 and xorout 0 (the model's refin = refout case).
+/// A byte-at-a-time CRC with xorout 0 (the model's refin = refout case).
 struct CRCTable {
     let width: Int
     let reflected: Bool
@@ -207,8 +229,9 @@ struct CRCTable {
         }
     }
 
-    func crc(_ bytes: [UInt8]) -> UInt64 {
-        var register: UInt64 = 0
+    /// The CRC with the model's `init` (reflected into the register for reflected CRCs).
+    func crc(_ bytes: [UInt8], initial: UInt64 = 0) -> UInt64 {
+        var register = reflected ? CRCParameters.reflect(initial, bits: width) : initial
         let mask: UInt64 = (1 << UInt64(width)) - 1
         for byte in bytes {
             if reflected {
