@@ -1,0 +1,245 @@
+import BLEBase
+
+/// Finds the CRC a device uses from frames it sent (`infer-crc`).
+///
+/// For each candidate layout (check value in the last 1–2 bytes or just before a one-byte
+/// tail, either byte order; coverage starting at offset 0...3 and ending at the check value)
+/// and each polynomial and reflection, the search uses the linearity of CRCs: with
+/// `c0 = CRC(init 0, xorout 0)` of the covered bytes, every frame satisfies
+/// `stored = c0 ⊕ Z_L(init) ⊕ xorout`, where `Z_L(init)` (the CRC of L zero bytes from `init`)
+/// is linear in `init` and depends only on the length L. So one table pass per frame gives
+/// `K = stored ⊕ c0`, and each `init` is checked with a few XORs against the basis images of
+/// `Z_L`, `xorout` following from the first frame; two lengths give a linear system for `init`. Width 8 tries every polynomial; width 16 the
+/// polynomials of the catalogue (an exhaustive 16-bit polynomial search is out of reach of a
+/// "seconds" budget). Input and output reflection are assumed equal, as in every catalogue
+/// entry. When all frames have one length, `init` and `xorout` cannot be told apart; then only
+/// `init` 0, all-ones and the catalogue's values are offered.
+public enum CRCInference {
+    public struct Match: Sendable, Equatable {
+        public var parameters: CRCParameters
+        public var catalogueName: String?
+        /// Offset of the check value from the frame's end (negative, as profiles write it).
+        public var at: Int
+        public var bigEndian: Bool
+        public var from: Int
+        /// Exclusive end of the covered bytes from the frame's end (≤ 0).
+        public var to: Int
+
+        /// The profile's `checksum:` section for this match.
+        public var yamlSnippet: String {
+            var lines = ["checksum:"]
+            if let catalogueName {
+                lines.append("  algorithm: \(catalogueName)")
+            } else {
+                let digits = parameters.width / 4
+                lines += ["  crc:", "    width: \(parameters.width)", "    poly: \(Hex.code(parameters.poly, width: digits))",
+                          "    init: \(Hex.code(parameters.initial, width: digits))",
+                          "    refin: \(parameters.reflectIn)", "    refout: \(parameters.reflectOut)",
+                          "    xorout: \(Hex.code(parameters.xorOut, width: digits))"]
+            }
+            lines.append("  at: \(at)")
+            if parameters.width > 8 { lines.append("  endian: \(bigEndian ? "big" : "little")") }
+            lines.append("  range: {from: \(from), to: \(to)}")
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    /// Every parameter set and layout under which all `frames` verify, catalogue names first.
+    public static func search(frames: [[UInt8]], widths: [Int] = [8, 16], maxMatches: Int = 50) -> [Match] {
+        guard !frames.isEmpty else { return [] }
+        var matches: [Match] = []
+        for width in widths where width == 8 || width == 16 {
+            let size = width / 8
+            let polys: [UInt64] = width == 8 ? Array(1...255)
+                : Array(Set(CRCCatalogue.entries.filter { $0.parameters.width == 16 }.map(\.parameters.poly))).sorted()
+            for layout in layouts(size: size, shortest: frames.map(\.count).min() ?? 0) {
+                guard let prepared = prepare(frames, layout: layout, size: size) else { continue }
+                for poly in polys {
+                    for reflected in [false, true] {
+                        let table = CRCTable(width: width, poly: poly, reflected: reflected)
+                        let found = solve(prepared, table: table, width: width, poly: poly, reflected: reflected)
+                        for parameters in found {
+                            matches.append(Match(parameters: parameters, catalogueName: CRCCatalogue.name(of: parameters),
+                                                 at: layout.at, bigEndian: layout.bigEndian, from: layout.from, to: layout.to))
+                        }
+                    }
+                }
+            }
+        }
+        let verified = matches.filter { verify($0, frames: frames) }
+        let ranked = verified.enumerated().sorted { a, b in
+            let ka = (a.element.catalogueName == nil ? 1 : 0, a.element.from, a.offset)
+            let kb = (b.element.catalogueName == nil ? 1 : 0, b.element.from, b.offset)
+            return ka < kb
+        }
+        return Array(ranked.map(\.element).prefix(maxMatches))
+    }
+
+    struct Layout: Equatable {
+        var at: Int
+        var bigEndian: Bool
+        var from: Int
+        var to: Int
+    }
+
+    static func layouts(size: Int, shortest: Int) -> [Layout] {
+        var out: [Layout] = []
+        for trailer in [0, 1] {
+            let at = -(size + trailer)
+            for bigEndian in size == 1 ? [true] : [true, false] {
+                for from in 0...3 where shortest + at - from >= 1 {
+                    out.append(Layout(at: at, bigEndian: bigEndian, from: from, to: at))
+                }
+            }
+        }
+        return out
+    }
+
+    struct Prepared {
+        var covered: [[UInt8]]
+        var stored: [UInt64]
+    }
+
+    static func prepare(_ frames: [[UInt8]], layout: Layout, size: Int) -> Prepared? {
+        var prepared = Prepared(covered: [], stored: [])
+        for frame in frames {
+            let end = frame.count + layout.to
+            guard end > layout.from, let covered = FrameBytes.read(frame, layout.from..<end),
+                  let stored = FrameBytes.unsigned(frame, at: frame.count + layout.at, size: size, bigEndian: layout.bigEndian)
+            else { return nil }
+            prepared.covered.append(covered)
+            prepared.stored.append(stored)
+        }
+        return prepared
+    }
+
+    static func solve(_ prepared: Prepared, table: CRCTable, width: Int, poly: UInt64, reflected: Bool) -> [CRCParameters] {
+        let k = zip(prepared.covered, prepared.stored).map { $1 ^ table.crc($0) }
+        let lengths = prepared.covered.map(\.count)
+        var basis: [Int: [UInt64]] = [:]
+        for length in Set(lengths) {
+            let zeros = [UInt8](repeating: 0, count: length)
+            basis[length] = (0..<width).map { bit in table.crc(zeros, initial: 1 << UInt64(bit)) }
+        }
+        func image(_ initial: UInt64, _ length: Int) -> UInt64 {
+            guard let columns = basis[length] else { return 0 }
+            var out: UInt64 = 0
+            for bit in 0..<width where initial & (1 << UInt64(bit)) != 0 { out ^= columns[bit] }
+            return out
+        }
+        let mask: UInt64 = (1 << UInt64(width)) - 1
+        guard let l0 = lengths.first, let k0 = k.first else { return [] }
+        // Frames of equal length must share K (init and xorout cancel out): a cheap filter.
+        var kByLength: [Int: UInt64] = [:]
+        for (ki, li) in zip(k, lengths) {
+            if let seen = kByLength[li], seen != ki { return [] }
+            kByLength[li] = ki
+        }
+        var inits: [UInt64] = []
+        if let j = lengths.firstIndex(where: { $0 != l0 }), let c0 = basis[l0], let c1 = basis[lengths[j]] {
+            // Z_L0(init) ⊕ Z_Lj(init) = K0 ⊕ Kj is linear in init: solve it by elimination.
+            inits = solveLinear(columns: zip(c0, c1).map { $0 ^ $1 }, target: k0 ^ k[j], width: width)
+        } else {
+            let catalogue = CRCCatalogue.entries.filter { $0.parameters.width == width }.map(\.parameters.initial)
+            inits = Array(Set([0, mask] + catalogue)).sorted()
+        }
+        var out: [CRCParameters] = []
+        for initial in inits {
+            let xorOut = k0 ^ image(initial, l0)
+            var ok = true
+            for (ki, li) in zip(k, lengths) where ki != image(initial, li) ^ xorOut {
+                ok = false
+                break
+            }
+            if ok {
+                out.append(CRCParameters(width: width, poly: poly, initial: initial, reflectIn: reflected,
+                                         reflectOut: reflected, xorOut: xorOut))
+            }
+        }
+        return out
+    }
+
+    /// Every x with XOR of `columns[i]` over the set bits i of x equal to `target` (GF(2)),
+    /// at most 4096 of them.
+    static func solveLinear(columns: [UInt64], target: UInt64, width: Int) -> [UInt64] {
+        // Rows: one per output bit; each row holds the input bits (mask) and the target bit.
+        var rows: [(mask: UInt64, value: UInt64)] = (0..<width).map { out in
+            var mask: UInt64 = 0
+            for (i, column) in columns.enumerated() where column >> UInt64(out) & 1 == 1 { mask |= 1 << UInt64(i) }
+            return (mask, target >> UInt64(out) & 1)
+        }
+        var pivots: [(bit: Int, row: Int)] = []
+        var next = 0
+        for bit in 0..<width {
+            guard let r = (next..<rows.count).first(where: { rows[$0].mask >> UInt64(bit) & 1 == 1 }) else { continue }
+            rows.swapAt(next, r)
+            for other in rows.indices where other != next && rows[other].mask >> UInt64(bit) & 1 == 1 {
+                rows[other].mask ^= rows[next].mask
+                rows[other].value ^= rows[next].value
+            }
+            pivots.append((bit, next))
+            next += 1
+        }
+        guard !rows[next...].contains(where: { $0.value == 1 }) else { return [] }
+        let pivotBits = Set(pivots.map(\.bit))
+        let free = (0..<width).filter { !pivotBits.contains($0) }
+        guard free.count <= 12 else { return [] }
+        var solutions: [UInt64] = []
+        for assignment in 0..<(UInt64(1) << UInt64(free.count)) {
+            var x: UInt64 = 0
+            for (i, bit) in free.enumerated() where assignment >> UInt64(i) & 1 == 1 { x |= 1 << UInt64(bit) }
+            for (bit, row) in pivots {
+                // The pivot's value: the row's target XOR the free bits it still mentions.
+                let others = rows[row].mask & ~(1 << UInt64(bit)) & x
+                if (UInt64(others.nonzeroBitCount) & 1) ^ rows[row].value == 1 { x |= 1 << UInt64(bit) }
+            }
+            solutions.append(x)
+        }
+        return solutions
+    }
+
+    static func verify(_ match: Match, frames: [[UInt8]]) -> Bool {
+        let spec = ChecksumSpec(algorithm: .crc(match.parameters), at: match.at, bigEndian: match.bigEndian,
+                                from: match.from, to: match.to)
+        return frames.allSatisfy { frame in spec.verify(sent: frame, covered: frame).map { $0.stored == $0.computed } ?? false }
+    }
+}
+
+/// A byte-at-a-time CRC with xorout 0 (the model's refin = refout case).
+struct CRCTable {
+    let width: Int
+    let reflected: Bool
+    private let table: [UInt64]
+
+    init(width: Int, poly: UInt64, reflected: Bool) {
+        self.width = width
+        self.reflected = reflected
+        let mask: UInt64 = (1 << UInt64(width)) - 1
+        let top: UInt64 = 1 << UInt64(width - 1)
+        let reversedPoly = CRCParameters.reflect(poly, bits: width)
+        table = (0..<256).map { (i: Int) -> UInt64 in
+            if reflected {
+                var r = UInt64(i)
+                for _ in 0..<8 { r = r & 1 == 1 ? (r >> 1) ^ reversedPoly : r >> 1 }
+                return r
+            }
+            var r = UInt64(i) << UInt64(width - 8)
+            for _ in 0..<8 { r = r & top != 0 ? ((r << 1) ^ poly) & mask : (r << 1) & mask }
+            return r
+        }
+    }
+
+    /// The CRC with the model's `init` (reflected into the register for reflected CRCs).
+    func crc(_ bytes: [UInt8], initial: UInt64 = 0) -> UInt64 {
+        var register = reflected ? CRCParameters.reflect(initial, bits: width) : initial
+        let mask: UInt64 = (1 << UInt64(width)) - 1
+        for byte in bytes {
+            if reflected {
+                register = (register >> 8) ^ table[Int((register ^ UInt64(byte)) & 0xFF)]
+            } else {
+                register = ((register << 8) & mask) ^ table[Int(((register >> UInt64(width - 8)) ^ UInt64(byte)) & 0xFF)]
+            }
+        }
+        return register
+    }
+}

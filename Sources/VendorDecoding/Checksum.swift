@@ -1,0 +1,99 @@
+import BLEBase
+
+/// How a frame's check value is computed.
+public enum ChecksumAlgorithm: Sendable, Equatable {
+    case crc(CRCParameters)
+    /// Sum of the bytes modulo 256.
+    case sum8
+    /// Sum of the bytes modulo 65536.
+    case sum16
+    /// XOR of the bytes.
+    case xor8
+
+    /// Bytes the check value occupies in the frame.
+    public var size: Int {
+        switch self {
+        case .crc(let p): return (p.width + 7) / 8
+        case .sum8, .xor8: return 1
+        case .sum16: return 2
+        }
+    }
+
+    public func compute<C: Collection>(_ bytes: C) -> UInt64 where C.Element == UInt8 {
+        switch self {
+        case .crc(let p): return p.compute(bytes)
+        case .sum8: return bytes.reduce(0) { ($0 + UInt64($1)) & 0xFF }
+        case .sum16: return bytes.reduce(0) { ($0 + UInt64($1)) & 0xFFFF }
+        case .xor8: return bytes.reduce(0) { $0 ^ UInt64($1) }
+        }
+    }
+
+    /// The catalogue name, `sum8`, `sum16`, `xor8`, or the CRC parameters written out.
+    public var name: String {
+        switch self {
+        case .crc(let p):
+            return CRCCatalogue.name(of: p) ?? "CRC-\(p.width) poly \(Hex.code(p.poly, width: p.width / 4)) init "
+                + "\(Hex.code(p.initial, width: p.width / 4)) refin \(p.reflectIn) refout \(p.reflectOut) xorout "
+                + Hex.code(p.xorOut, width: p.width / 4)
+        case .sum8: return "sum8"
+        case .sum16: return "sum16"
+        case .xor8: return "xor8"
+        }
+    }
+}
+
+/// Where a frame's check value sits and what it covers. Offsets `≥ 0` count from the frame's
+/// first byte; negative ones from its end (`at: -2` is the byte before a one-byte tail). `to`
+/// is exclusive and counts from the end when `≤ 0` (`to: 0` is the end of the frame).
+public struct ChecksumSpec: Sendable, Equatable {
+    public var algorithm: ChecksumAlgorithm
+    public var at: Int
+    public var bigEndian: Bool
+    public var from: Int
+    public var to: Int
+    /// True when computed over the de-obfuscated frame, false over the bytes as sent.
+    public var overPlaintext: Bool
+    /// The value a device writes when the covered range is empty, when that is not the
+    /// algorithm's own (the treadmill writes 0x0000 where CRC-16/IBM-3740 of nothing is 0xFFFF).
+    public var emptyValue: UInt64?
+
+    public init(algorithm: ChecksumAlgorithm, at: Int, bigEndian: Bool, from: Int, to: Int,
+                overPlaintext: Bool = false, emptyValue: UInt64? = nil) {
+        self.algorithm = algorithm
+        self.at = at
+        self.bigEndian = bigEndian
+        self.from = from
+        self.to = to
+        self.overPlaintext = overPlaintext
+        self.emptyValue = emptyValue
+    }
+
+    /// The covered range in a frame of `count` bytes; nil when it does not fit.
+    func coveredRange(frameLength count: Int) -> Range<Int>? {
+        let start = from >= 0 ? from : count + from
+        let end = to > 0 ? to : count + to
+        guard start >= 0, end <= count, start <= end else { return nil }
+        return start..<end
+    }
+
+    /// Absolute offset of the check value in a frame of `count` bytes; nil when it does not fit.
+    func position(frameLength count: Int) -> Int? {
+        let start = at >= 0 ? at : count + at
+        guard start >= 0, start + algorithm.size <= count else { return nil }
+        return start
+    }
+
+    /// Reads the stored check value and computes the expected one over `covered` (the bytes
+    /// as sent or the plaintext frame, per `overPlaintext`). Nil when the frame is too short.
+    func verify(sent: [UInt8], covered: [UInt8]) -> (stored: UInt64, computed: UInt64)? {
+        guard let position = position(frameLength: sent.count),
+              let range = coveredRange(frameLength: covered.count) else { return nil }
+        var reader = ByteReader(sent, layer: .vendor)
+        guard (try? reader.skip(position)) != nil,
+              let stored = try? reader.readUnsigned(algorithm.size, bigEndian: bigEndian, field: "checksum")
+        else { return nil }
+        guard let bytes = FrameBytes.read(covered, range) else { return nil }
+        let computed = bytes.isEmpty ? (emptyValue ?? algorithm.compute(bytes)) : algorithm.compute(bytes)
+        return (stored, computed)
+    }
+}

@@ -1,0 +1,138 @@
+/// Cuts frames out of the byte stream of one characteristic in one direction: an explicit state
+/// machine over a buffer of fragments (ATT values), in the manner of a length-field frame
+/// decoder. The length field decides completeness first; a fragment shorter than
+/// ATT_MTU − 3 ends a frame only when the framing has no length (a sender fills fragments to
+/// ATT_MTU − 3 until the last one). Bytes that cannot be framed (before a sync, an impossible
+/// length, an incomplete frame when the next one starts) come out as `garbage`, and reading
+/// resynchronises on the next sync bytes.
+struct FrameAssembler: Sendable {
+    /// A run of bytes and the fragments it came from.
+    struct Cut: Sendable, Equatable {
+        var bytes: [UInt8]
+        var firstTimeUs: Int64
+        var lastTimeUs: Int64
+        var firstRecord: Int
+        var lastRecord: Int
+        var fragments: Int
+        var attOpcode: UInt8
+    }
+
+    enum Output: Sendable, Equatable {
+        case frame(Cut)
+        case garbage(Cut, reason: String)
+    }
+
+    private struct Piece: Sendable {
+        var remaining: Int
+        var timeUs: Int64
+        var record: Int
+        var attOpcode: UInt8
+    }
+
+    let framing: Framing
+    private var buffer: [UInt8] = []
+    private var pieces: [Piece] = []
+    private var lastFragmentShort = false
+
+    init(framing: Framing) { self.framing = framing }
+
+    var isEmpty: Bool { buffer.isEmpty }
+
+    /// Adds one ATT value; `fragmentLimit` is ATT_MTU − 3.
+    mutating func feed(_ value: [UInt8], timeUs: Int64, record: Int, attOpcode: UInt8, fragmentLimit: Int) -> [Output] {
+        var out: [Output] = []
+        let sync = framing.sync
+        if !buffer.isEmpty, lastFragmentShort, !sync.isEmpty, value.starts(with: sync), framing.length != .none {
+            out.append(.garbage(take(buffer.count),
+                                reason: "incomplete frame: a fragment shorter than ATT_MTU − 3 came before its length was reached"))
+        }
+        guard !value.isEmpty else { return out }
+        buffer += value
+        pieces.append(Piece(remaining: value.count, timeUs: timeUs, record: record, attOpcode: attOpcode))
+        let short = value.count < fragmentLimit
+        lastFragmentShort = short
+        cutting: while !buffer.isEmpty {
+            if !sync.isEmpty {
+                if let found = buffer.firstRange(of: sync) {
+                    let skip = buffer.distance(from: buffer.startIndex, to: found.lowerBound)
+                    if skip > 0 {
+                        out.append(.garbage(take(skip), reason: "\(skip) byte(s) before the sync bytes"))
+                        continue cutting
+                    }
+                } else {
+                    let keep = partialSyncSuffix()
+                    if buffer.count > keep {
+                        out.append(.garbage(take(buffer.count - keep), reason: "no sync bytes"))
+                    }
+                    break cutting
+                }
+            }
+            let total: Int
+            switch framing.length {
+            case .field(let field):
+                guard let value = FrameBytes.unsigned(buffer, at: field.offset, size: field.size, bigEndian: field.bigEndian)
+                else { break cutting }
+                total = field.frameLength(value: Int(value), framing: framing)
+                let minimum = max(field.offset + field.size, framing.payloadOffset + framing.trailerSize,
+                                  sync.count + framing.tail.count, 1)
+                guard total >= minimum, total <= framing.maxLength else {
+                    let reason = "impossible length \(value) (frame of \(total) bytes, limits \(minimum)...\(framing.maxLength))"
+                    out.append(.garbage(take(max(sync.count, 1)), reason: reason))
+                    continue cutting
+                }
+            case .fixed(let size):
+                total = size
+            case .none:
+                guard short else {
+                    if buffer.count > framing.maxLength {
+                        out.append(.garbage(take(buffer.count), reason: "longer than \(framing.maxLength) bytes without an end"))
+                    }
+                    break cutting
+                }
+                total = buffer.count
+            }
+            guard buffer.count >= total else { break cutting }
+            out.append(.frame(take(total)))
+        }
+        return out
+    }
+
+    /// Whatever is buffered, as garbage (at a disconnection or the end of the capture).
+    mutating func flush(reason: String) -> [Output] {
+        buffer.isEmpty ? [] : [.garbage(take(buffer.count), reason: reason)]
+    }
+
+    /// The length of the longest buffer suffix that is a proper prefix of the sync bytes.
+    private func partialSyncSuffix() -> Int {
+        let sync = framing.sync
+        for k in stride(from: min(sync.count - 1, buffer.count), to: 0, by: -1)
+            where buffer.suffix(k).elementsEqual(sync.prefix(k)) {
+            return k
+        }
+        return 0
+    }
+
+    /// Removes the first `count` bytes with the fragments they came from.
+    private mutating func take(_ count: Int) -> Cut {
+        let bytes = Array(buffer.prefix(count))
+        buffer.removeFirst(min(count, buffer.count))
+        var cut = Cut(bytes: bytes, firstTimeUs: 0, lastTimeUs: 0, firstRecord: 0, lastRecord: 0, fragments: 0,
+                      attOpcode: pieces.first?.attOpcode ?? 0)
+        var needed = count
+        while needed > 0, var piece = pieces.first {
+            if cut.fragments == 0 {
+                cut.firstTimeUs = piece.timeUs
+                cut.firstRecord = piece.record
+                cut.attOpcode = piece.attOpcode
+            }
+            cut.fragments += 1
+            cut.lastTimeUs = piece.timeUs
+            cut.lastRecord = piece.record
+            let used = min(needed, piece.remaining)
+            needed -= used
+            piece.remaining -= used
+            if piece.remaining == 0 { pieces.removeFirst() } else { pieces[pieces.startIndex] = piece }
+        }
+        return cut
+    }
+}

@@ -1,1 +1,0 @@
-// Module VendorDecoding: see docs/architecture.md.

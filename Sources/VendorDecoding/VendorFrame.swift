@@ -1,0 +1,74 @@
+/// What became of a vendor frame (the report contract's `vendorFrames[].outcome` words).
+public enum VendorOutcome: String, Sendable, Equatable, CaseIterable {
+    case ok
+    /// The device answered with a failure status (on the response and its command).
+    case failed
+    /// A command that got no response before the next command (devices that do not queue), its
+    /// timeout, the link drop or the end of the capture.
+    case noResponse = "no-response"
+    case crcMismatch = "crc-mismatch"
+    case malformed
+    /// A device frame that answers no pending command.
+    case unsolicited
+}
+
+/// One reassembled vendor frame of a connection, with its final outcome.
+public struct VendorFrame: Sendable, Equatable {
+    /// Sequence number within its session, in the order frames completed.
+    public var id: Int
+    public var connection: String
+    public var direction: VendorDirection
+    /// The ATT opcode of its first fragment.
+    public var attOpcode: UInt8
+    public var handle: UInt16
+    public var firstTimeUs: Int64
+    public var lastTimeUs: Int64
+    public var firstRecord: Int
+    public var lastRecord: Int
+    public var fragments: Int
+    /// The bytes as sent (for a malformed run: the bytes that could not be framed).
+    public var raw: [UInt8]
+    /// The de-obfuscated payload; nil when the frame is malformed.
+    public var plaintext: [UInt8]?
+    public var checksumOK: Bool?
+    public var command: Int?
+    public var commandName: String?
+    public var sequence: Int?
+    public var status: Int?
+    public var statusOK: Bool?
+    public var outcome: VendorOutcome
+    /// For a command: the id of its response. For a response: the id of its command.
+    public var matchedFrame: Int?
+    /// Command → response time (on both frames of a pair).
+    public var latencyUs: Int64?
+    /// Why a frame is malformed.
+    public var problem: String?
+}
+
+/// A vendor-level failure (the report contract's `vendor-*` failure kinds).
+public struct VendorFailure: Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
+        case crcMismatch = "vendor-crc-mismatch"
+        case statusFailure = "vendor-status-failure"
+        case noResponse = "vendor-no-response"
+        case malformedFrame = "vendor-malformed-frame"
+    }
+
+    public var kind: Kind
+    /// When the failing frame was sent (the command's time for a missing response).
+    public var timeUs: Int64
+    /// When the capture showed it: the next command, the deadline, the disconnection.
+    public var detectedUs: Int64
+    public var connection: String
+    public var frame: Int
+    public var summary: String
+}
+
+/// What a session reports: frames, each with its final outcome, and failures, each right after
+/// its frame. Events come out in frame id order (the order frames completed); a frame is held
+/// back while an earlier command still waits for its response, so a command is emitted when
+/// its response arrives or is known never to arrive.
+public enum VendorEvent: Sendable, Equatable {
+    case frame(VendorFrame)
+    case failure(VendorFailure)
+}

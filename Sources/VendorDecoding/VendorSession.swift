@@ -1,0 +1,261 @@
+import BLEBase
+
+/// Decodes the vendor traffic of one connection with one profile: reassembles frames per
+/// (direction, characteristic handle), verifies them, pairs commands with responses and
+/// reports each frame with its final outcome (ordering: `VendorEvent`). State is bounded:
+/// at most `maxPendingCommands` commands wait, and held frames are capped.
+public struct VendorSession: Sendable {
+    public let profile: Profile
+    public let connection: String
+    public private(set) var mtu: Int
+
+    public static let maxPendingCommands = 64
+    public static let maxHeldFrames = 1024
+
+    private struct StreamKey: Hashable, Sendable {
+        var direction: VendorDirection
+        var handle: UInt16
+    }
+
+    private struct Held: Sendable {
+        var frame: VendorFrame
+        var failures: [VendorFailure]
+        var pending: Bool
+        var expectedResponse: Int64?
+        var deadlineUs: Int64
+        /// False while the Write Request that carried a command has no Write Response.
+        var acknowledged: Bool
+    }
+
+    private var assemblers: [StreamKey: FrameAssembler] = [:]
+    private var held: [Held] = []
+    private var nextID = 0
+    private var awaitingWriteResponse: Int?
+
+    public init(profile: Profile, connection: String, mtu: Int) {
+        self.profile = profile
+        self.connection = connection
+        self.mtu = mtu
+    }
+
+    public mutating func updateMTU(_ mtu: Int) { self.mtu = mtu }
+
+    /// True when `profile` carries frames on this characteristic with this opcode.
+    public func carriesFrames(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?) -> Bool {
+        profile.channels.contains { channel in
+            guard channel.direction == direction, channel.attOpcodes.contains(attOpcode) else { return false }
+            switch channel.characteristic {
+            case .uuid(let u): return u == uuid
+            case .handle(let h): return h == handle
+            }
+        }
+    }
+
+    /// One ATT value (Write Request/Command, Notification, Indication); values on other
+    /// characteristics are ignored.
+    public mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
+                               bytes: [UInt8], timeUs: Int64, record: Int) -> [VendorEvent] {
+        expire(now: timeUs)
+        guard carriesFrames(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid) else { return flush() }
+        let key = StreamKey(direction: direction, handle: handle)
+        var assembler = assemblers[key] ?? FrameAssembler(framing: profile.framing)
+        let outputs = assembler.feed(bytes, timeUs: timeUs, record: record, attOpcode: attOpcode,
+                                     fragmentLimit: max(mtu - 3, 1))
+        assemblers[key] = assembler
+        for output in outputs { accept(output, direction: direction, handle: handle, nowUs: timeUs) }
+        return flush()
+    }
+
+    /// The peer's ATT Write Response on this connection: acknowledges the Write Request that
+    /// carried the latest command. A command whose Write Request was never acknowledged and
+    /// that gets no response is not a vendor failure of its own: the ATT layer reports that
+    /// request (att-no-response / att-timeout) and one cause should make one failure.
+    public mutating func writeResponse(timeUs: Int64) -> [VendorEvent] {
+        expire(now: timeUs)
+        if let id = awaitingWriteResponse, let i = held.firstIndex(where: { $0.frame.id == id }) {
+            held[i].acknowledged = true
+        }
+        awaitingWriteResponse = nil
+        return flush()
+    }
+
+    /// The link dropped: partial frames are malformed and waiting commands get no response.
+    public mutating func linkDown(timeUs: Int64) -> [VendorEvent] {
+        end(timeUs: timeUs, reason: "the link dropped")
+    }
+
+    /// The capture ended.
+    public mutating func finish(timeUs: Int64) -> [VendorEvent] {
+        end(timeUs: timeUs, reason: "the capture ended")
+    }
+
+    private mutating func end(timeUs: Int64, reason: String) -> [VendorEvent] {
+        expire(now: timeUs)
+        for key in assemblers.keys.sorted(by: { ($0.direction.rawValue, $0.handle) < ($1.direction.rawValue, $1.handle) }) {
+            guard var assembler = assemblers[key] else { continue }
+            for output in assembler.flush(reason: "incomplete frame when \(reason)") {
+                accept(output, direction: key.direction, handle: key.handle, nowUs: timeUs)
+            }
+        }
+        assemblers = [:]
+        for i in held.indices where held[i].pending {
+            resolveNoResponse(i, detectedUs: timeUs, why: "before \(reason)")
+        }
+        awaitingWriteResponse = nil
+        return flush()
+    }
+
+    // MARK: frames
+
+    private mutating func accept(_ output: FrameAssembler.Output, direction: VendorDirection, handle: UInt16, nowUs: Int64) {
+        let cut: FrameAssembler.Cut
+        var decoded: DecodedFields?
+        var problem: String?
+        switch output {
+        case .frame(let c):
+            cut = c
+            let fields = DecodedFields(frame: c.bytes, profile: profile, direction: direction)
+            decoded = fields
+            problem = fields.problem
+        case .garbage(let c, let reason):
+            cut = c
+            problem = reason
+        }
+        var frame = VendorFrame(
+            id: nextID, connection: connection, direction: direction, attOpcode: cut.attOpcode, handle: handle,
+            firstTimeUs: cut.firstTimeUs, lastTimeUs: cut.lastTimeUs, firstRecord: cut.firstRecord,
+            lastRecord: cut.lastRecord, fragments: cut.fragments, raw: cut.bytes,
+            plaintext: problem == nil ? decoded?.plaintext : nil, checksumOK: decoded?.checksumOK,
+            command: decoded?.command, commandName: nil, sequence: decoded?.sequence, status: decoded?.status,
+            statusOK: decoded?.statusOK, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: problem)
+        nextID += 1
+        frame.commandName = commandName(frame)
+        var entry = Held(frame: frame, failures: [], pending: false, expectedResponse: nil, deadlineUs: 0, acknowledged: true)
+        if problem != nil {
+            entry.frame.outcome = .malformed
+            entry.failures.append(failure(.malformedFrame, frame: frame, timeUs: frame.lastTimeUs, detectedUs: nowUs,
+                                          summary: "malformed vendor frame on handle \(Hex.code(handle, width: 4)): "
+                                              + "\(problem ?? "") (\(Hex.string(frame.raw, limit: 32)))"))
+        } else if frame.checksumOK == false {
+            entry.frame.outcome = .crcMismatch
+            entry.failures.append(failure(.crcMismatch, frame: frame, timeUs: frame.lastTimeUs, detectedUs: nowUs,
+                                          summary: "\(describe(frame)): checksum does not verify"))
+        }
+        guard let rules = profile.commands, frame.command != nil, problem == nil else {
+            append(entry)
+            return
+        }
+        switch direction {
+        case .hostToDevice:
+            if !rules.queues {
+                for i in held.indices where held[i].pending {
+                    resolveNoResponse(i, detectedUs: frame.firstTimeUs,
+                                      why: "before the next command, \(describe(frame)) (the device does not queue commands)")
+                }
+            }
+            guard entry.frame.outcome == .ok else { break }
+            entry.pending = true
+            entry.expectedResponse = try? rules.responseCommand.evaluate(context(frame))
+            entry.deadlineUs = frame.lastTimeUs &+ rules.timeoutUs
+            entry.acknowledged = cut.attOpcode != 0x12
+            if cut.attOpcode == 0x12 { awaitingWriteResponse = frame.id }
+            if held.filter(\.pending).count >= Self.maxPendingCommands, let oldest = held.firstIndex(where: \.pending) {
+                resolveNoResponse(oldest, detectedUs: frame.firstTimeUs, why: "while \(Self.maxPendingCommands) newer commands waited")
+            }
+        case .deviceToHost:
+            if let i = held.firstIndex(where: { $0.pending && matches(command: $0, response: frame, rules: rules) }) {
+                let latency = frame.lastTimeUs - held[i].frame.lastTimeUs
+                entry.frame.matchedFrame = held[i].frame.id
+                entry.frame.latencyUs = latency
+                if entry.frame.commandName == nil { entry.frame.commandName = held[i].frame.commandName }
+                if entry.frame.outcome == .ok, entry.frame.statusOK == false { entry.frame.outcome = .failed }
+                held[i].frame.matchedFrame = frame.id
+                held[i].frame.latencyUs = latency
+                held[i].frame.outcome = entry.frame.outcome
+                held[i].pending = false
+            } else if entry.frame.outcome == .ok {
+                entry.frame.outcome = .unsolicited
+            }
+            if entry.frame.outcome == .failed {
+                let status = entry.frame.status.map { Hex.code($0) } ?? "?"
+                entry.failures.append(failure(.statusFailure, frame: entry.frame, timeUs: frame.lastTimeUs, detectedUs: nowUs,
+                                              summary: "\(describe(entry.frame)): status \(status) says the command failed"))
+            }
+        }
+        append(entry)
+    }
+
+    private func matches(command: Held, response: VendorFrame, rules: CommandRules) -> Bool {
+        guard let expected = command.expectedResponse, let cmd = response.command, Int64(cmd) == expected else { return false }
+        return !rules.sameSequence || command.frame.sequence == response.sequence
+    }
+
+    private func context(_ frame: VendorFrame) -> Expression.Context {
+        Expression.Context(seq: frame.sequence.map(Int64.init), cmd: frame.command.map(Int64.init), frame: frame.raw)
+    }
+
+    /// The name of the frame's command; a response's is its command's (found through the
+    /// response rule when the code has no name of its own).
+    private func commandName(_ frame: VendorFrame) -> String? {
+        guard let rules = profile.commands, let cmd = frame.command else { return nil }
+        if let name = rules.names[cmd] { return name }
+        guard frame.direction == .deviceToHost else { return nil }
+        for code in rules.names.keys.sorted() {
+            var c = context(frame)
+            c.cmd = Int64(code)
+            if (try? rules.responseCommand.evaluate(c)) == Int64(cmd) { return rules.names[code] }
+        }
+        return nil
+    }
+
+    private func describe(_ frame: VendorFrame) -> String {
+        var text = frame.direction == .hostToDevice ? "command" : "response"
+        if let cmd = frame.command { text += " " + (frame.commandName.map { "\($0) (\(Hex.code(cmd)))" } ?? Hex.code(cmd)) }
+        if let seq = frame.sequence { text += " seq \(seq)" }
+        return text
+    }
+
+    private func failure(_ kind: VendorFailure.Kind, frame: VendorFrame, timeUs: Int64, detectedUs: Int64,
+                         summary: String) -> VendorFailure {
+        VendorFailure(kind: kind, timeUs: timeUs, detectedUs: detectedUs, connection: connection, frame: frame.id,
+                      summary: summary)
+    }
+
+    private mutating func resolveNoResponse(_ i: Int, detectedUs: Int64, why: String) {
+        held[i].pending = false
+        held[i].frame.outcome = .noResponse
+        guard held[i].acknowledged else { return }
+        let frame = held[i].frame
+        held[i].failures.append(failure(.noResponse, frame: frame, timeUs: frame.lastTimeUs, detectedUs: detectedUs,
+                                        summary: "\(describe(frame)) got no response \(why)"))
+    }
+
+    private mutating func expire(now: Int64) {
+        guard let rules = profile.commands else { return }
+        for i in held.indices where held[i].pending && held[i].deadlineUs < now {
+            resolveNoResponse(i, detectedUs: held[i].deadlineUs, why: "within \(rules.timeoutUs / 1000) ms")
+        }
+    }
+
+    private mutating func append(_ entry: Held) {
+        held.append(entry)
+        if held.count > Self.maxHeldFrames, let oldest = held.firstIndex(where: \.pending) {
+            resolveNoResponse(oldest, detectedUs: entry.frame.lastTimeUs,
+                              why: "while \(Self.maxHeldFrames) later frames waited behind it")
+        }
+    }
+
+    /// Emits frames from the front of the queue up to the first one still waiting.
+    private mutating func flush() -> [VendorEvent] {
+        var events: [VendorEvent] = []
+        var emitted = 0
+        for entry in held {
+            if entry.pending { break }
+            events.append(.frame(entry.frame))
+            events += entry.failures.map(VendorEvent.failure)
+            emitted += 1
+        }
+        held.removeFirst(emitted)
+        return events
+    }
+}
