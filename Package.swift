@@ -29,7 +29,8 @@ let package = Package(
         .target(name: "VendorDecoding", dependencies: ["BLEBase", .product(name: "Yams", package: "Yams")]),
         .target(name: "Reports", dependencies: ["Sessions", "VendorDecoding"]),
         .executableTarget(name: "bledecode", dependencies: [
-            "Reports", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Reports", "Sessions", "VendorDecoding", "PacketDecoding", "BLEBase",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "AnalyzerTestSupport", dependencies: ["BLEBase", "CaptureFormats", "CZlib"]),
         .executableTarget(name: "make-samples", dependencies: ["AnalyzerTestSupport"]),

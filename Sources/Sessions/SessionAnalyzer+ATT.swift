@@ -16,7 +16,7 @@ extension SessionAnalyzer {
         switch pdu.content {
         case .att(let att):
             stats.attPDUs[att.opcode.rawValue, default: 0] += 1
-            handleATT(att, link: pdu.link, direction: pdu.direction, record: record, events: &events)
+            handleATT(att, link: pdu.link, direction: pdu.direction, record: record, frame: pdu.frame, events: &events)
         case .malformedATT(let opcode, _):
             if let opcode { stats.attPDUs[opcode.rawValue, default: 0] += 1 }
         case .smp(let smp):
@@ -32,7 +32,7 @@ extension SessionAnalyzer {
         }
     }
 
-    mutating func handleATT(_ att: ATTPDU, link: LinkID, direction: Direction, record: CaptureRecord,
+    mutating func handleATT(_ att: ATTPDU, link: LinkID, direction: Direction, record: CaptureRecord, frame: L2CAPFrame,
                             events: inout [SessionEvent]) {
         guard var conn = live[link] else { return }
         let now = record.timestampUs
@@ -59,6 +59,9 @@ extension SessionAnalyzer {
             conn.pending[direction] = PendingRequest(pdu: att, transaction: transaction)
             nextDeadlineUs = min(nextDeadlineUs, now + options.transactionTimeoutUs)
         case .response, .confirmation:
+            if opcode == .writeResponse {
+                events.append(.writeResponse(connectionID: conn.connection.id, timeUs: now))
+            }
             let requestDirection = Self.opposite(direction)
             if let pending = conn.pending.removeValue(forKey: requestDirection) {
                 answer(pending, with: att, in: &conn, record: record)
@@ -85,7 +88,9 @@ extension SessionAnalyzer {
                 connectionID: conn.connection.id, deviceID: conn.slot.map { registry.deviceID(of: $0) },
                 hostToDevice: hostToDevice, opcode: opcode, handle: handle,
                 uuid: conn.slot.flatMap { gatt[registry.root($0)]?.uuid(of: handle) }, value: value,
-                timeUs: now, record: record.index, mtu: conn.connection.mtu)))
+                timeUs: now, record: record.index, firstFragmentRecord: frame.firstRecordIndex,
+                firstFragmentUs: frame.firstTimestampUs, mtu: conn.connection.mtu,
+                profile: conn.slot.flatMap { registry.profile(of: $0) })))
         }
         live[link] = conn
     }
@@ -238,6 +243,14 @@ extension SessionAnalyzer {
             live[link] = conn
         }
         nextDeadlineUs = next
+    }
+
+    /// The primary services discovered on the device of a connection (for profiles that match
+    /// by GATT service).
+    public mutating func gattServices(ofConnection id: String) -> [BluetoothUUID] {
+        guard let slot = live.values.first(where: { $0.connection.id == id })?.slot,
+              let database = gatt[registry.root(slot)] else { return [] }
+        return database.attributes.values.filter { $0.kind == .service }.map(\.uuid)
     }
 
     /// `Battery Level (2A19)` from the device's GATT database, or the handle.

@@ -15,6 +15,14 @@ public struct SessionReport: Sendable {
     public var transactionListing: SessionOptions.TransactionListing
 }
 
+extension SessionReport {
+    /// Adds failures found above this layer (vendor decoding), keeping time order.
+    public mutating func merge(failures more: [Failure]) {
+        failures = (failures + more).enumerated()
+            .sorted { ($0.element.timeUs, $0.offset) < ($1.element.timeUs, $1.offset) }.map(\.element)
+    }
+}
+
 extension SessionAnalyzer {
     /// Closes what is still open at the end of the capture and builds the report.
     /// `diagnostics` are the reader's findings about the file (truncation becomes a failure).

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Foundation
 import Reports
 import Sessions
+import VendorDecoding
 
 /// Options that choose and shape a report.
 struct ReportOptions: ParsableArguments {
@@ -13,8 +15,47 @@ struct ReportOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "Write the report to this file instead of standard output.")
     var output: String?
 
+    @OptionGroup var vendor: ProfileOptions
+
     var sessionOptions: SessionOptions { SessionOptions(transactions: transactions) }
 }
+
+/// Vendor profiles (docs/profiles.md) to decode vendor frames with.
+struct ProfileOptions: ParsableArguments {
+    @Option(name: .customLong("profile"), help: "A vendor profile (YAML or JSON); repeatable.")
+    var profilePaths: [String] = []
+
+    @Option(name: .customLong("profiles"), help: "A folder of vendor profiles (*.yaml, *.yml, *.json).")
+    var profileFolder: String?
+
+    @Option(help: "Which vendor frames the report lists: all (default; past 10,000 only failed ones), failed or none.")
+    var frames: VendorLayer.Listing = .all
+
+    /// Loads every profile or exits with 2 and the loader's message (file, line, key).
+    func load() throws -> [Profile] {
+        var paths = profilePaths
+        if let folder = profileFolder {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+                Diagnostics.error("\(folder): cannot read the profiles folder")
+                throw ExitCode(2)
+            }
+            paths += names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") || $0.hasSuffix(".json") }
+                .sorted().map { folder + "/" + $0 }
+        }
+        var profiles: [Profile] = []
+        for path in paths {
+            do {
+                profiles.append(try ProfileLoader.load(path: path))
+            } catch {
+                Diagnostics.error(error.description)
+                throw ExitCode(2)
+            }
+        }
+        return profiles
+    }
+}
+
+extension VendorLayer.Listing: ExpressibleByArgument {}
 
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
 extension SessionOptions.TransactionListing: ExpressibleByArgument {}
@@ -61,8 +102,9 @@ struct ReportRunner {
     var format: ReportFormat
 
     func run() throws {
+        let profiles = try options.vendor.load()
         let reader = try input.open()
-        let analysis = Analysis.run(reader, options: options.sessionOptions)
+        let analysis = Analysis.run(reader, options: options.sessionOptions, profiles: profiles, frames: options.vendor.frames)
         let out = try Output.open(options.output)
         switch format {
         case .json:
