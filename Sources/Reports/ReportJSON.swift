@@ -122,6 +122,11 @@ public enum ReportJSON {
         w.beginObject()
         for (opcode, count) in stats.attPDUs.sorted(by: { $0.key < $1.key }) { w.field(Hex.code(opcode), count) }
         w.endObject()
+        w.key("attPdusCut")
+        w.beginObject()
+        for (opcode, count) in stats.cutATTPDUs.sorted(by: { $0.key < $1.key }) { w.field(Hex.code(opcode), count) }
+        w.endObject()
+        w.field("attPdusHidden", stats.hiddenATTPDUs)
         w.key("decodeIssues")
         w.beginObject()
         for (kind, count) in stats.issues.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { w.field(kind.rawValue, count) }

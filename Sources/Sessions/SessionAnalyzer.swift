@@ -95,7 +95,7 @@ public struct SessionAnalyzer {
         stats.firstTimeUs = stats.firstTimeUs ?? now
         stats.lastTimeUs = max(stats.lastTimeUs ?? now, now)
         if record.isTruncated { stats.truncatedRecords += 1 }
-        for issue in packet.issues { stats.issues[issue.kind, default: 0] += 1 }
+        for issue in packet.issues { count(issue) }
         var events: [SessionEvent] = []
         if now >= nextDeadlineUs { expireTransactions(now: now, events: &events) }
 
@@ -122,6 +122,14 @@ public struct SessionAnalyzer {
     }
 
     // MARK: Helpers shared by the handlers
+
+    mutating func count(_ issue: PacketIssue) {
+        stats.issues[issue.kind, default: 0] += 1
+        if issue.kind == .cutByCapture && issue.layer == .l2cap {
+            stats.hiddenATTPDUs += 1
+            if let opcode = issue.hiddenATTOpcode { stats.cutATTPDUs[opcode, default: 0] += 1 }
+        }
+    }
 
     mutating func newConnectionID() -> String {
         connectionCount += 1

@@ -30,7 +30,7 @@ extension SessionAnalyzer {
         -> (report: SessionReport, events: [SessionEvent]) {
         var events: [SessionEvent] = []
         let end = stats.lastTimeUs ?? 0
-        for issue in pipelineIssues { stats.issues[issue.kind, default: 0] += 1 }
+        for issue in pipelineIssues { count(issue) }
         expireTransactions(now: end, events: &events)
         for (link, conn) in live.sorted(by: { $0.value.connection.startUs < $1.value.connection.startUs }) {
             if case .air = link, endSilent(link, conn, atCaptureEnd: true, events: &events) { continue }
@@ -85,8 +85,11 @@ extension SessionAnalyzer {
                  "The file ends inside record \(diagnostic.recordNumber.map(String.init) ?? "?"): \(diagnostic.message)")
         }
         if stats.truncatedRecords > 0 {
+            let hidden = stats.hiddenATTPDUs > 0
+                ? ": \(stats.hiddenATTPDUs) ATT PDU(s) cannot be decoded whole (\(stats.cutATTPDUs.values.reduce(0, +)) with their opcode visible)"
+                : "; PDUs in them cannot be decoded whole"
             fail(.captureTruncated, at: end, record: nil, slot: nil, connection: nil,
-                 "\(stats.truncatedRecords) record(s) were cut short by the capturing tool; PDUs in them cannot be decoded whole")
+                 "\(stats.truncatedRecords) record(s) were cut short by the capturing tool" + hidden)
         }
     }
 
