@@ -186,15 +186,26 @@ extension SessionAnalyzer {
             }
         case .timeout:
             fail(.attTimeout, at: now, record: nil, slot: conn.slot, connection: connectionID,
-                 "\(what) unanswered after \(options.transactionTimeoutUs / 1_000_000) s with the link up",
+                 "\(what) unanswered after \(options.transactionTimeoutUs / 1_000_000) s with the link up" + airCaveat(conn),
                  details: Self.details(transaction))
         case .noResponse:
             fail(.attNoResponse, at: now, record: nil, slot: conn.slot, connection: connectionID,
-                 "\(what) never answered: \(why ?? "the link went down first")", details: Self.details(transaction))
+                 "\(what) never answered: \(why ?? "the link went down first")" + airCaveat(conn),
+                 details: Self.details(transaction))
         case .ok, .noResponseExpected:
             break
         }
         store(transaction, in: &conn)
+    }
+
+    /// A sniffer that lost packets may have missed the answer: say so where it did lose some.
+    func airCaveat(_ conn: LiveConnection) -> String {
+        guard case .air = conn.connection.link, stats.badCRCPackets > 0 else { return "" }
+        return " (the sniffer lost \(stats.badCRCPackets) packet(s) to bad CRCs; the answer may be among them)"
+    }
+
+    static func supervisionTimeoutUs(_ conn: LiveConnection) -> Int64 {
+        Int64(max(conn.connection.parameters.last?.supervisionTimeoutMs ?? 0, 100)) * 1000
     }
 
     static func details(_ transaction: ATTTransaction) -> [Field] {
@@ -232,6 +243,11 @@ extension SessionAnalyzer {
             guard var conn = live[link] else { continue }
             for (direction, pending) in conn.pending {
                 let deadline = pending.transaction.requestUs + options.transactionTimeoutUs
+                // Over the air, a link the sniffer has not seen alive at the deadline may be gone:
+                // its end decides (no-response), not the ATT timer.
+                if case .air = link, conn.connection.lastActivityUs + Self.supervisionTimeoutUs(conn) < deadline {
+                    continue
+                }
                 if deadline <= now {
                     conn.pending.removeValue(forKey: direction)
                     resolve(pending, in: &conn, outcome: .timeout, responseUs: nil, record: nil, response: nil,
@@ -270,7 +286,7 @@ extension SessionAnalyzer {
         conn.connection.initiator = initiator ?? Self.initiator(reason: reason, hostAsked: conn.disconnectRequested)
         for (_, pending) in conn.pending.sorted(by: { $0.value.transaction.requestUs < $1.value.transaction.requestUs }) {
             resolve(pending, in: &conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil, now: timeUs,
-                    why: "the link went down first (\(reason.map { "\($0.name)" } ?? "end unknown"))")
+                    why: "the link went down first (\(reason.map { "\($0.name)" } ?? "its end was not captured"))")
         }
         conn.pending.removeAll()
         if let reason, ![0x13, 0x15, 0x16].contains(reason.rawValue) {
