@@ -118,6 +118,10 @@ public enum ReportJSON {
         w.field("airPackets", stats.airPackets)
         w.field("badCrcPackets", stats.badCRCPackets)
         w.field("maxConcurrentConnections", stats.maxConcurrentConnections)
+        w.key("failuresByKind")
+        w.beginObject()
+        for (kind, count) in stats.failuresByKind.sorted(by: { $0.key < $1.key }) { w.field(kind.rawValue, count) }
+        w.endObject()
         w.key("attPdus")
         w.beginObject()
         for (opcode, count) in stats.attPDUs.sorted(by: { $0.key < $1.key }) { w.field(Hex.code(opcode), count) }

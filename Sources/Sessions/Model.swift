@@ -297,6 +297,8 @@ public struct CaptureStatistics: Sendable {
     public var firstTimeUs: Int64?
     public var lastTimeUs: Int64?
     public var issues: [PacketIssue.Kind: Int] = [:]
+    /// Every failure by kind, including those past the listing cap.
+    public var failuresByKind: [FailureKind: Int] = [:]
     /// The most connections up at the same time.
     public var maxConcurrentConnections = 0
 }

@@ -215,6 +215,9 @@ extension SessionAnalyzer {
         return fields
     }
 
+    /// Transactions listed per connection; the totals per characteristic stay complete.
+    static let transactionsListedPerConnection = 10_000
+
     mutating func store(_ transaction: ATTTransaction, in conn: inout LiveConnection) {
         let key = TransactionTotals.Key(opcode: transaction.opcode.rawValue, handle: transaction.handle)
         var aggregate = conn.connection.transactionTotals.byKey[key] ?? TransactionTotals.Aggregate()
@@ -229,6 +232,7 @@ extension SessionAnalyzer {
         if let latency = transaction.latencyUs { aggregate.latencies.add(latency) }
         conn.connection.transactionTotals.byKey[key] = aggregate
         let failed = !normalEnd && transaction.outcome != .ok && transaction.outcome != .noResponseExpected
+        guard conn.connection.transactions.count < Self.transactionsListedPerConnection else { return }
         switch options.transactions {
         case .all: conn.connection.transactions.append(transaction)
         case .failed where failed: conn.connection.transactions.append(transaction)

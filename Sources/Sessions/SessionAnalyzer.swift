@@ -136,8 +136,14 @@ public struct SessionAnalyzer {
         return "C\(connectionCount)"
     }
 
+    /// Failures listed per kind; past this they are only counted (`stats.failuresByKind`), so a
+    /// capture with a million errors still gives a report a person can open.
+    static let failuresListedPerKind = 1000
+
     mutating func fail(_ kind: FailureKind, at timeUs: Int64, record: Int?, slot: Int?, connection: String?,
                        _ summary: String, details: [Field] = []) {
+        stats.failuresByKind[kind, default: 0] += 1
+        guard stats.failuresByKind[kind, default: 0] <= Self.failuresListedPerKind else { return }
         let device = slot.map { registry.deviceID(of: $0) }
         failures.append(Failure(kind: kind, timeUs: timeUs, record: record, deviceID: device, connectionID: connection,
                                 summary: summary, details: details))

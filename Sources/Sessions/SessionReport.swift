@@ -18,6 +18,7 @@ public struct SessionReport: Sendable {
 extension SessionReport {
     /// Adds failures found above this layer (vendor decoding), keeping time order.
     public mutating func merge(failures more: [Failure]) {
+        for failure in more { stats.failuresByKind[failure.kind, default: 0] += 1 }
         failures = (failures + more).enumerated()
             .sorted { ($0.element.timeUs, $0.offset) < ($1.element.timeUs, $1.offset) }.map(\.element)
     }
