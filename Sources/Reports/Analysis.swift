@@ -42,6 +42,7 @@ public struct Analysis {
         for event in endEvents { vendor.handle(event, sessionsAnalyzer: &sessions) }
         vendor.finish(endUs: report.stats.lastTimeUs ?? 0)
         report.merge(failures: vendor.failures)
+        for (kind, count) in vendor.suppressedFailures { report.stats.failuresByKind[kind, default: 0] += count }
         var analysis = Analysis(info: reader.info, report: report, diagnostics: reader.diagnostics, pipelineIssues: issues)
         // In the order they started (sessions of concurrent links emit them interleaved).
         analysis.vendorFrames = vendor.frames.enumerated()

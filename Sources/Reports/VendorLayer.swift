@@ -27,6 +27,9 @@ public struct VendorLayer {
     public private(set) var failures: [Failure] = []
     public private(set) var commands: [VendorCommandEvent] = []
     public private(set) var listingCapped = false
+    private var failureCounts: [String: Int] = [:]
+    /// Failures counted but not listed (past the per-kind cap).
+    public private(set) var suppressedFailures: [FailureKind: Int] = [:]
 
     public init(profiles: [Profile], listing: Listing = .all) {
         self.profiles = profiles
@@ -120,6 +123,12 @@ public struct VendorLayer {
                     commands.append(commandEvent(frame))
                 }
             case .failure(let failure):
+                failureCounts[failure.kind.rawValue, default: 0] += 1
+                // Listed up to the same cap as the session failures; all are counted.
+                guard failureCounts[failure.kind.rawValue, default: 0] <= SessionAnalyzer.failuresListedPerKind else {
+                    suppressedFailures[FailureKind(rawValue: failure.kind.rawValue), default: 0] += 1
+                    continue
+                }
                 failures.append(Failure(
                     kind: FailureKind(rawValue: failure.kind.rawValue), timeUs: failure.timeUs, record: nil,
                     deviceID: devices[failure.connection], connectionID: failure.connection, summary: failure.summary,

@@ -138,7 +138,7 @@ public struct SessionAnalyzer {
 
     /// Failures listed per kind; past this they are only counted (`stats.failuresByKind`), so a
     /// capture with a million errors still gives a report a person can open.
-    static let failuresListedPerKind = 1000
+    public static let failuresListedPerKind = 1000
 
     mutating func fail(_ kind: FailureKind, at timeUs: Int64, record: Int?, slot: Int?, connection: String?,
                        _ summary: String, details: [Field] = []) {
