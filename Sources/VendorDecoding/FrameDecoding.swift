@@ -59,6 +59,7 @@ struct DecodedFields: Sendable, Equatable {
                 checksumOK = stored == computed
             } else {
                 problem = "\(raw.count) bytes cannot hold the checksum at \(spec.at)"
+                self.plaintext = nil
                 return
             }
         }
