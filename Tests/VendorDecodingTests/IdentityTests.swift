@@ -60,9 +60,10 @@ struct IdentityTests {
         #expect(try Self.profile(identity: identity).identity(from: Self.facts) == nil)
     }
 
-    @Test func noIdentityRule() throws {
-        let p = try ProfileLoader.load(yaml: "profile: x\nmatch: {companyId: 1}\nchannels: [{direction: device-to-host, handle: 1, "
-                                       + "via: [notification]}]\nframing: {}\n", file: "x.yaml")
+    @Test(arguments: ["", "identity: ~\n", "identity: null\n", "identity:\n"])
+    func noIdentityRule(line: String) throws {
+        let p = try ProfileLoader.load(yaml: "profile: x\nmatch: {companyId: 1}\n\(line)channels: [{direction: device-to-host, "
+                                       + "handle: 1, via: [notification]}]\nframing: {}\n", file: "x.yaml")
         #expect(p.identity == nil && p.identity(from: Self.facts) == nil)
     }
 

@@ -14,7 +14,7 @@ struct RealCaptureTests {
 
     static func count(_ frames: [VendorFrame], _ outcome: VendorOutcome) -> Int { frames.filter { $0.outcome == outcome }.count }
 
-    /// One connection (0x0200); 1047 notifications and 261 Write Requests on the two vendor
+    /// One connection (0x0200); 1046 Write Requests and notifications on the two vendor
     /// characteristics carry 141 frames, every one of which verifies (two have no body and
     /// carry 0x0000). 23 requests are answered; the 14 other host frames are acknowledgements
     /// and answers to the treadmill's own 81 pushed frames.
@@ -56,6 +56,7 @@ struct RealCaptureTests {
             .mapValues(\.count) == ["READ_STATUS": 10, "READ_SETTINGS": 1, "WRITE_REGISTER": 1])
         #expect(output.failures[0x0041] ?? [] == [])
         #expect(frames.first { $0.command == 0x06 }?.summary == "WRITE_REGISTER (0x06) → ok in 127 ms")
+        #expect(frames.compactMap(\.latencyUs).max() == 169_503)
     }
 
     /// `infer-crc` on the treadmill's frames finds CRC-16/IBM-3740 at offset 8 over the body,
