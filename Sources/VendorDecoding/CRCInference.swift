@@ -146,18 +146,6 @@ public enum CRCInference {
     static func solve(_ prepared: Prepared, table: CRCTable, width: Int, poly: UInt64, reflected: Bool) -> [CRCParameters] {
         let k = zip(prepared.covered, prepared.stored).map { $1 ^ table.crc($0) }
         let lengths = prepared.covered.map(\.count)
-        var basis: [Int: [UInt64]] = [:]
-        for length in Set(lengths) {
-            let zeros = [UInt8](repeating: 0, count: length)
-            basis[length] = (0..<width).map { bit in table.crc(zeros, initial: 1 << UInt64(bit)) }
-        }
-        func image(_ initial: UInt64, _ length: Int) -> UInt64 {
-            guard let columns = basis[length] else { return 0 }
-            var out: UInt64 = 0
-            for bit in 0..<width where initial & (1 << UInt64(bit)) != 0 { out ^= columns[bit] }
-            return out
-        }
-        let mask: UInt64 = (1 << UInt64(width)) - 1
         guard let l0 = lengths.first, let k0 = k.first else { return [] }
         // Frames of equal length must share K (init and xorout cancel out): a cheap filter.
         var kByLength: [Int: UInt64] = [:]
@@ -165,23 +153,24 @@ public enum CRCInference {
             if let seen = kByLength[li], seen != ki { return [] }
             kByLength[li] = ki
         }
+        /// Z_L(init): the CRC of L zero bytes from `init`, linear in `init`.
+        func zeros(_ initial: UInt64, _ length: Int) -> UInt64 {
+            table.crc([UInt8](repeating: 0, count: length), initial: initial)
+        }
+        func columns(_ length: Int) -> [UInt64] { (0..<width).map { zeros(1 << UInt64($0), length) } }
+        let mask: UInt64 = (1 << UInt64(width)) - 1
         var inits: [UInt64] = []
-        if let j = lengths.firstIndex(where: { $0 != l0 }), let c0 = basis[l0], let c1 = basis[lengths[j]] {
+        if let j = lengths.firstIndex(where: { $0 != l0 }) {
             // Z_L0(init) ⊕ Z_Lj(init) = K0 ⊕ Kj is linear in init: solve it by elimination.
-            inits = solveLinear(columns: zip(c0, c1).map { $0 ^ $1 }, target: k0 ^ k[j], width: width)
+            inits = solveLinear(columns: zip(columns(l0), columns(lengths[j])).map { $0 ^ $1 }, target: k0 ^ k[j], width: width)
         } else {
             let catalogue = CRCCatalogue.entries.filter { $0.parameters.width == width }.map(\.parameters.initial)
             inits = Array(Set([0, mask] + catalogue)).sorted()
         }
         var out: [CRCParameters] = []
         for initial in inits {
-            let xorOut = k0 ^ image(initial, l0)
-            var ok = true
-            for (ki, li) in zip(k, lengths) where ki != image(initial, li) ^ xorOut {
-                ok = false
-                break
-            }
-            if ok {
+            let xorOut = k0 ^ zeros(initial, l0)
+            if kByLength.allSatisfy({ $0.value == zeros(initial, $0.key) ^ xorOut }) {
                 out.append(CRCParameters(width: width, poly: poly, initial: initial, reflectIn: reflected,
                                          reflectOut: reflected, xorOut: xorOut))
             }
