@@ -297,6 +297,7 @@ public enum ProfileLoader {
             if let rc = rm.optional("command"), rc.node.mapping != nil {
                 responseTable = try codeTable(rc)
             } else if let rc = rm.optional("command") {
+                // A word or an expression; a mapping above is a table.
                 switch try rc.string() {
                 case "same": responseCommand = .variable(.cmd)
                 case "or-0x80": responseCommand = .binary(.or, .variable(.cmd), .literal(0x80))

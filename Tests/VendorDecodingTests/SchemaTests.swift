@@ -1,6 +1,7 @@
 import AnalyzerTestSupport
 import Foundation
 import Testing
+import VendorDecoding
 import Yams
 
 /// docs/profile.schema.json against the sample profiles (converted from YAML to JSON with the
@@ -72,5 +73,7 @@ struct SchemaTests {
              "commands": {"command": {"offset": 1}, "names": {"0x01": "ON"}, "response": {"command": "plus-1"}}}
             """
         #expect(try Self.errors(yaml: json) == [])
+        let profile = try ProfileLoader.load(yaml: json, file: "j.json")     // and the loader agrees
+        #expect(profile.match.companyID == 0xFFFF && profile.framing.length == .fixed(20))
     }
 }
