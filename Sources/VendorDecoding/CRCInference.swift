@@ -3,7 +3,8 @@ import BLEBase
 /// Finds the CRC a device uses from frames it sent (`infer-crc`).
 ///
 /// For each candidate layout (check value in the last 1–2 bytes or just before a one-byte
-/// tail, either byte order; coverage starting at offset 0...3 and ending at the check value)
+/// tail, coverage starting at offset 0...3 and ending at the check value; or check value in
+/// the header at offset 0...15, covering the rest of the frame; either byte order)
 /// and each polynomial and reflection, the search uses the linearity of CRCs: with
 /// `c0 = CRC(init 0, xorout 0)` of the covered bytes, every frame satisfies
 /// `stored = c0 ⊕ Z_L(init) ⊕ xorout`, where `Z_L(init)` (the CRC of L zero bytes from `init`)
@@ -13,8 +14,14 @@ import BLEBase
 /// polynomials of the catalogue (an exhaustive 16-bit polynomial search is out of reach of a
 /// "seconds" budget). Input and output reflection are assumed equal, as in every catalogue
 /// entry. When all frames have one length, `init` and `xorout` cannot be told apart; then only
-/// `init` 0, all-ones and the catalogue's values are offered.
+/// `init` 0, all-ones and the catalogue's values are offered. Frames whose covered range is
+/// empty constrain nothing but the value a device writes for them (the treadmill writes 0):
+/// they must agree on it, and it becomes the match's `emptyValue`. The parameters are solved
+/// on up to `solvingFrames` frames and every match is then verified on all of them.
 public enum CRCInference {
+    /// Frames used to solve for the parameters (of as many lengths as there are, up to this).
+    public static let solvingFrames = 12
+
     public struct Match: Sendable, Equatable {
         public var parameters: CRCParameters
         public var catalogueName: String?
@@ -24,6 +31,8 @@ public enum CRCInference {
         public var from: Int
         /// Exclusive end of the covered bytes from the frame's end (≤ 0).
         public var to: Int
+        /// The value frames with an empty covered range carry, when there are such frames.
+        public var emptyValue: UInt64?
 
         /// The profile's `checksum:` section for this match.
         public var yamlSnippet: String {
@@ -40,6 +49,9 @@ public enum CRCInference {
             lines.append("  at: \(at)")
             if parameters.width > 8 { lines.append("  endian: \(bigEndian ? "big" : "little")") }
             lines.append("  range: {from: \(from), to: \(to)}")
+            if let emptyValue, emptyValue != parameters.compute([UInt8]()) {
+                lines.append("  empty: \(Hex.code(emptyValue, width: parameters.width / 4))")
+            }
             return lines.joined(separator: "\n")
         }
     }
@@ -52,27 +64,26 @@ public enum CRCInference {
             let size = width / 8
             let polys: [UInt64] = width == 8 ? Array(1...255)
                 : Array(Set(CRCCatalogue.entries.filter { $0.parameters.width == 16 }.map(\.parameters.poly))).sorted()
+            // One table per polynomial and reflection, shared by every layout.
+            let tables = polys.flatMap { poly in [false, true].map { CRCTable(width: width, poly: poly, reflected: $0) } }
             for layout in layouts(size: size, shortest: frames.map(\.count).min() ?? 0) {
-                guard let prepared = prepare(frames, layout: layout, size: size) else { continue }
-                for poly in polys {
-                    for reflected in [false, true] {
-                        let table = CRCTable(width: width, poly: poly, reflected: reflected)
-                        let found = solve(prepared, table: table, width: width, poly: poly, reflected: reflected)
-                        for parameters in found {
-                            matches.append(Match(parameters: parameters, catalogueName: CRCCatalogue.name(of: parameters),
-                                                 at: layout.at, bigEndian: layout.bigEndian, from: layout.from, to: layout.to))
-                        }
+                guard let prepared = prepare(frames, layout: layout, size: size), !prepared.covered.isEmpty else { continue }
+                for table in tables {
+                    for parameters in solve(prepared, table: table, width: width, poly: table.poly, reflected: table.reflected) {
+                        matches.append(Match(parameters: parameters, catalogueName: CRCCatalogue.name(of: parameters),
+                                             at: layout.at, bigEndian: layout.bigEndian, from: layout.from, to: layout.to,
+                                             emptyValue: prepared.emptyValue))
                     }
                 }
             }
         }
-        let verified = matches.filter { verify($0, frames: frames) }
-        let ranked = verified.enumerated().sorted { a, b in
+        let ranked = matches.enumerated().sorted { a, b in
             let ka = (a.element.catalogueName == nil ? 1 : 0, a.element.from, a.offset)
             let kb = (b.element.catalogueName == nil ? 1 : 0, b.element.from, b.offset)
             return ka < kb
         }
-        return Array(ranked.map(\.element).prefix(maxMatches))
+        // Verifying on every frame is the slow part: stop once enough matches hold.
+        return Array(ranked.lazy.map(\.element).filter { verify($0, frames: frames) }.prefix(maxMatches))
     }
 
     struct Layout: Equatable {
@@ -92,21 +103,40 @@ public enum CRCInference {
                 }
             }
         }
+        for at in 0...15 where at + size <= shortest {
+            for bigEndian in size == 1 ? [true] : [true, false] {
+                out.append(Layout(at: at, bigEndian: bigEndian, from: at + size, to: 0))
+            }
+        }
         return out
     }
 
     struct Prepared {
+        /// The solving frames' covered bytes and check values (non-empty ranges only).
         var covered: [[UInt8]]
         var stored: [UInt64]
+        var emptyValue: UInt64?
     }
 
+    /// The solving subset under `layout`; nil when a frame cannot hold it or frames with an
+    /// empty range disagree on their value.
     static func prepare(_ frames: [[UInt8]], layout: Layout, size: Int) -> Prepared? {
         var prepared = Prepared(covered: [], stored: [])
+        var lengths: [Int: Int] = [:]
         for frame in frames {
             let end = frame.count + layout.to
-            guard end > layout.from, let covered = FrameBytes.read(frame, layout.from..<end),
-                  let stored = FrameBytes.unsigned(frame, at: frame.count + layout.at, size: size, bigEndian: layout.bigEndian)
+            let at = layout.at >= 0 ? layout.at : frame.count + layout.at
+            guard end >= layout.from, let covered = FrameBytes.read(frame, layout.from..<end),
+                  let stored = FrameBytes.unsigned(frame, at: at, size: size, bigEndian: layout.bigEndian)
             else { return nil }
+            if covered.isEmpty {
+                guard prepared.emptyValue == nil || prepared.emptyValue == stored else { return nil }
+                prepared.emptyValue = stored
+                continue
+            }
+            // Keep two frames per length (one checks the other) until the subset is full.
+            guard prepared.covered.count < solvingFrames, lengths[covered.count, default: 0] < 2 else { continue }
+            lengths[covered.count, default: 0] += 1
             prepared.covered.append(covered)
             prepared.stored.append(stored)
         }
@@ -116,18 +146,6 @@ public enum CRCInference {
     static func solve(_ prepared: Prepared, table: CRCTable, width: Int, poly: UInt64, reflected: Bool) -> [CRCParameters] {
         let k = zip(prepared.covered, prepared.stored).map { $1 ^ table.crc($0) }
         let lengths = prepared.covered.map(\.count)
-        var basis: [Int: [UInt64]] = [:]
-        for length in Set(lengths) {
-            let zeros = [UInt8](repeating: 0, count: length)
-            basis[length] = (0..<width).map { bit in table.crc(zeros, initial: 1 << UInt64(bit)) }
-        }
-        func image(_ initial: UInt64, _ length: Int) -> UInt64 {
-            guard let columns = basis[length] else { return 0 }
-            var out: UInt64 = 0
-            for bit in 0..<width where initial & (1 << UInt64(bit)) != 0 { out ^= columns[bit] }
-            return out
-        }
-        let mask: UInt64 = (1 << UInt64(width)) - 1
         guard let l0 = lengths.first, let k0 = k.first else { return [] }
         // Frames of equal length must share K (init and xorout cancel out): a cheap filter.
         var kByLength: [Int: UInt64] = [:]
@@ -135,23 +153,24 @@ public enum CRCInference {
             if let seen = kByLength[li], seen != ki { return [] }
             kByLength[li] = ki
         }
+        /// Z_L(init): the CRC of L zero bytes from `init`, linear in `init`.
+        func zeros(_ initial: UInt64, _ length: Int) -> UInt64 {
+            table.crc([UInt8](repeating: 0, count: length), initial: initial)
+        }
+        func columns(_ length: Int) -> [UInt64] { (0..<width).map { zeros(1 << UInt64($0), length) } }
+        let mask: UInt64 = (1 << UInt64(width)) - 1
         var inits: [UInt64] = []
-        if let j = lengths.firstIndex(where: { $0 != l0 }), let c0 = basis[l0], let c1 = basis[lengths[j]] {
+        if let j = lengths.firstIndex(where: { $0 != l0 }) {
             // Z_L0(init) ⊕ Z_Lj(init) = K0 ⊕ Kj is linear in init: solve it by elimination.
-            inits = solveLinear(columns: zip(c0, c1).map { $0 ^ $1 }, target: k0 ^ k[j], width: width)
+            inits = solveLinear(columns: zip(columns(l0), columns(lengths[j])).map { $0 ^ $1 }, target: k0 ^ k[j], width: width)
         } else {
             let catalogue = CRCCatalogue.entries.filter { $0.parameters.width == width }.map(\.parameters.initial)
             inits = Array(Set([0, mask] + catalogue)).sorted()
         }
         var out: [CRCParameters] = []
         for initial in inits {
-            let xorOut = k0 ^ image(initial, l0)
-            var ok = true
-            for (ki, li) in zip(k, lengths) where ki != image(initial, li) ^ xorOut {
-                ok = false
-                break
-            }
-            if ok {
+            let xorOut = k0 ^ zeros(initial, l0)
+            if kByLength.allSatisfy({ $0.value == zeros(initial, $0.key) ^ xorOut }) {
                 out.append(CRCParameters(width: width, poly: poly, initial: initial, reflectIn: reflected,
                                          reflectOut: reflected, xorOut: xorOut))
             }
@@ -200,7 +219,7 @@ public enum CRCInference {
 
     static func verify(_ match: Match, frames: [[UInt8]]) -> Bool {
         let spec = ChecksumSpec(algorithm: .crc(match.parameters), at: match.at, bigEndian: match.bigEndian,
-                                from: match.from, to: match.to)
+                                from: match.from, to: match.to, emptyValue: match.emptyValue)
         return frames.allSatisfy { frame in spec.verify(sent: frame, covered: frame).map { $0.stored == $0.computed } ?? false }
     }
 }
@@ -208,11 +227,13 @@ public enum CRCInference {
 /// A byte-at-a-time CRC with xorout 0 (the model's refin = refout case).
 struct CRCTable {
     let width: Int
+    let poly: UInt64
     let reflected: Bool
     private let table: [UInt64]
 
     init(width: Int, poly: UInt64, reflected: Bool) {
         self.width = width
+        self.poly = poly
         self.reflected = reflected
         let mask: UInt64 = (1 << UInt64(width)) - 1
         let top: UInt64 = 1 << UInt64(width - 1)

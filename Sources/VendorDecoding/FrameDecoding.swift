@@ -59,10 +59,11 @@ struct DecodedFields: Sendable, Equatable {
                 checksumOK = stored == computed
             } else {
                 problem = "\(raw.count) bytes cannot hold the checksum at \(spec.at)"
+                self.plaintext = nil
                 return
             }
         }
-        if direction == .deviceToHost, let rule = profile.commands?.status, let plaintext {
+        if direction == .deviceToHost, let rule = profile.commands?.status, rule.applies(to: command), let plaintext {
             status = FrameBytes.unsigned(plaintext, at: rule.offset, size: rule.size, bigEndian: true).map { Int($0) }
             statusOK = status.map { rule.success.contains($0) }
         }

@@ -200,6 +200,10 @@ public struct CommandRules: Sendable, Equatable {
     public var names: [Int: String]
     /// The response's command, computed from the request's fields (`cmd | 0x80`).
     public var responseCommand: Expression
+    /// When set, replaces `responseCommand`: the response code of each command that expects
+    /// one; a command absent from the table expects no response (an acknowledgement, an answer
+    /// to a device request).
+    public var responseTable: [Int: Int]?
     /// True when a response carries its request's sequence number.
     public var sameSequence: Bool
     /// The status: offset in the plaintext payload of a response, and the values meaning success.
@@ -210,11 +214,12 @@ public struct CommandRules: Sendable, Equatable {
     public var queues: Bool
 
     public init(command: FrameField, sequence: FrameField?, names: [Int: String], responseCommand: Expression,
-                sameSequence: Bool, status: StatusRule?, timeoutUs: Int64, queues: Bool) {
+                sameSequence: Bool, status: StatusRule?, timeoutUs: Int64, queues: Bool, responseTable: [Int: Int]? = nil) {
         self.command = command
         self.sequence = sequence
         self.names = names
         self.responseCommand = responseCommand
+        self.responseTable = responseTable
         self.sameSequence = sameSequence
         self.status = status
         self.timeoutUs = timeoutUs
@@ -226,10 +231,19 @@ public struct StatusRule: Sendable, Equatable {
     public var offset: Int
     public var size: Int
     public var success: Set<Int>
+    /// The device frame command codes that carry a status; nil: every device frame.
+    public var commands: Set<Int>?
 
-    public init(offset: Int, size: Int = 1, success: Set<Int>) {
+    public init(offset: Int, size: Int = 1, success: Set<Int>, commands: Set<Int>? = nil) {
         self.offset = offset
         self.size = size
         self.success = success
+        self.commands = commands
+    }
+
+    /// True when a device frame with command `code` carries the status.
+    func applies(to code: Int?) -> Bool {
+        guard let commands else { return true }
+        return code.map(commands.contains) ?? false
     }
 }

@@ -290,10 +290,14 @@ public enum ProfileLoader {
             try nm.finish()
         }
         var responseCommand = Expression.variable(.cmd)
+        var responseTable: [Int: Int]?
         var sameSequence = sequence != nil
         if let r = m.optional("response") {
             var rm = try r.mapping()
-            if let rc = rm.optional("command") {
+            if let rc = rm.optional("command"), rc.node.mapping != nil {
+                responseTable = try codeTable(rc)
+            } else if let rc = rm.optional("command") {
+                // A word or an expression; a mapping above is a table.
                 switch try rc.string() {
                 case "same": responseCommand = .variable(.cmd)
                 case "or-0x80": responseCommand = .binary(.or, .variable(.cmd), .literal(0x80))
@@ -317,14 +321,35 @@ public enum ProfileLoader {
             let size = try sm.optional("size")?.int(1...2) ?? 1
             var success: Set<Int> = []
             for v in try sm.required("success").list() { success.insert(try v.int(0...0xFFFF)) }
+            let carriers = try sm.optional("commands").map { c throws(ProfileError) in
+                var codes: Set<Int> = []
+                for v in try c.list() { codes.insert(try v.int(0...0xFFFF)) }
+                return codes
+            }
             try sm.finish()
-            status = StatusRule(offset: offset, size: size, success: success)
+            status = StatusRule(offset: offset, size: size, success: success, commands: carriers)
         }
         let timeoutMs = try m.optional("timeoutMs")?.int(1...3_600_000) ?? 30_000
         let queues = try m.optional("queues")?.bool() ?? true
         try m.finish()
         _ = framing
         return CommandRules(command: command, sequence: sequence, names: names, responseCommand: responseCommand,
-                            sameSequence: sameSequence, status: status, timeoutUs: Int64(timeoutMs) * 1000, queues: queues)
+                            sameSequence: sameSequence, status: status, timeoutUs: Int64(timeoutMs) * 1000, queues: queues,
+                            responseTable: responseTable)
+    }
+
+    /// A mapping of command codes to response codes (`{0x0301: 0x0300}`).
+    private static func codeTable(_ c: YAMLCursor) throws(ProfileError) -> [Int: Int] {
+        var m = try c.mapping()
+        var table: [Int: Int] = [:]
+        for (key, value) in m.all() {
+            guard let code = YAMLCursor.parseInt(key), code >= 0, code <= 0xFFFF else {
+                throw value.error("command codes are integers 0...0xFFFF")
+            }
+            table[code] = try value.int(0...0xFFFF)
+        }
+        try m.finish()
+        guard !table.isEmpty else { throw c.error("needs at least one command") }
+        return table
     }
 }

@@ -147,6 +147,9 @@ public struct VendorSession: Sendable {
         }
         switch direction {
         case .hostToDevice:
+            // A code absent from the response table is an acknowledgement or an answer: it
+            // waits for nothing and ends no earlier wait.
+            guard let cmd = frame.command, rules.responseTable.map({ $0[cmd] != nil }) ?? true else { break }
             if !rules.queues {
                 for i in held.indices where held[i].pending {
                     resolveNoResponse(i, detectedUs: frame.firstTimeUs,
@@ -155,7 +158,11 @@ public struct VendorSession: Sendable {
             }
             guard entry.frame.outcome == .ok else { break }
             entry.pending = true
-            entry.expectedResponse = try? rules.responseCommand.evaluate(context(frame))
+            if let table = rules.responseTable {
+                entry.expectedResponse = table[cmd].map(Int64.init)
+            } else {
+                entry.expectedResponse = try? rules.responseCommand.evaluate(context(frame))
+            }
             entry.deadlineUs = frame.lastTimeUs &+ rules.timeoutUs
             entry.acknowledged = cut.attOpcode != 0x12
             if cut.attOpcode == 0x12 { awaitingWriteResponse = frame.id }
@@ -200,6 +207,10 @@ public struct VendorSession: Sendable {
         guard let rules = profile.commands, let cmd = frame.command else { return nil }
         if let name = rules.names[cmd] { return name }
         guard frame.direction == .deviceToHost else { return nil }
+        if let table = rules.responseTable {
+            let commands = table.filter { $0.value == cmd }.map(\.key)
+            return commands.count == 1 ? commands.first.flatMap { rules.names[$0] } : nil
+        }
         for code in rules.names.keys.sorted() {
             var c = context(frame)
             c.cmd = Int64(code)

@@ -12,7 +12,8 @@ struct YAMLCursor {
         ProfileError(file: file, line: node.mark?.line, key: path, message: message)
     }
 
-    var isNull: Bool { node.scalar.map { $0.tag == Tag(.null) || ($0.string.isEmpty && $0.style == .plain) } ?? false }
+    /// A plain empty value, `~` or `null` (the tag YAML resolves, not the scalar's unresolved one).
+    var isNull: Bool { node.scalar != nil && node.tag == Tag(.null) }
 
     func string() throws(ProfileError) -> String {
         guard let scalar = node.scalar else { throw error("must be a single value, not a list or mapping") }

@@ -41,3 +41,29 @@ struct InferenceTests {
 }
 
 import BLEBase
+
+struct HeaderChecksumInferenceTests {
+    /// `5A len crc-LE body`: CRC-16/IBM-3740 of the body in the header; bodiless frames carry `empty`.
+    static func frames(emptyValues: [UInt16]) throws -> [[UInt8]] {
+        let crc = try #require(CRCCatalogue.entry(named: "CRC-16/IBM-3740")).parameters
+        let bodies: [[UInt8]] = (1...5).map { n in (0..<(n * 3)).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ n) } }
+        let full = bodies.map { body -> [UInt8] in
+            let value = UInt16(crc.compute(body))
+            return [0x5A, UInt8(body.count), UInt8(value & 0xFF), UInt8(value >> 8)] + body
+        }
+        return full + emptyValues.map { [0x5A, 0x00, UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+    }
+
+    @Test func findsTheHeaderChecksumAndTheEmptyValue() throws {
+        let matches = CRCInference.search(frames: try Self.frames(emptyValues: [0, 0]), widths: [16])
+        let first = try #require(matches.first)
+        #expect(first.catalogueName == "CRC-16/IBM-3740" && first.at == 2 && !first.bigEndian && first.from == 4 && first.to == 0)
+        #expect(first.emptyValue == 0)
+        #expect(first.yamlSnippet.hasSuffix("  range: {from: 4, to: 0}\n  empty: 0x0000"))
+    }
+
+    @Test func emptyFramesThatDisagreeRuleTheLayoutOut() throws {
+        let matches = CRCInference.search(frames: try Self.frames(emptyValues: [0, 0x1111]), widths: [16])
+        #expect(!matches.contains { $0.at == 2 && $0.from == 4 })
+    }
+}

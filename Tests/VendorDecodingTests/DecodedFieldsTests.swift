@@ -1,0 +1,91 @@
+import AnalyzerTestSupport
+import BLEBase
+import Testing
+@testable import VendorDecoding
+
+/// Every truncation of a frame gives exactly the fields that still fit and the problem that
+/// names the first part that does not.
+struct DecodedFieldsTests {
+    static let lock = try! ProfileLoader.load(path: SamplePaths.profile("demo-lock.yaml"))
+
+    /// SET_TIME seq 0x5A: key (0x5A − 0x5A) mod 256 = 0, so the payload is plain.
+    static let setTime: [UInt8] = [
+        0xAA,                   // sync
+        0x02,                   // command SET_TIME
+        0x5A,                   // sequence
+        0x00, 0x04,             // payload length 4, big-endian
+        0x66, 0x2A, 0x13, 0x19, // payload: Unix time 0x662A1319
+        0x3D,                   // CRC-8/MAXIM of bytes 0..<9
+        0x55,                   // tail
+    ]
+
+    @Test func wholeFrame() {
+        let fields = Fields(DecodedFields(frame: Self.setTime, profile: Self.lock, direction: .hostToDevice))
+        #expect(fields == Fields(plaintext: [0x66, 0x2A, 0x13, 0x19], checksumOK: true, command: 0x02, sequence: 0x5A,
+                                        status: nil, statusOK: nil, problem: nil))
+    }
+
+    @Test func everyTruncation() {
+        for count in 0..<Self.setTime.count {
+            let fields = Fields(DecodedFields(frame: Array(Self.setTime.prefix(count)), profile: Self.lock, direction: .hostToDevice))
+            let problem = count < 7
+                ? "\(count) bytes cannot hold a 5-byte header and 2-byte trailer"
+                : "tail is \(Hex.string([Self.setTime[count - 1]])), expected 55"
+            let expected = Fields(plaintext: nil, checksumOK: nil, command: count > 1 ? 0x02 : nil,
+                                         sequence: count > 2 ? 0x5A : nil, status: nil, statusOK: nil, problem: problem)
+            #expect(fields == expected, "\(count) bytes")
+        }
+    }
+
+    /// A response whose checksum sits at a fixed offset and whose status is the payload's second byte.
+    @Test func checksumAndStatusNeedTheirBytes() throws {
+        let profile = try ProfileLoader.load(yaml: """
+            profile: t
+            match: {companyId: 1}
+            channels: [{direction: device-to-host, handle: 1, via: [notification]}]
+            framing: {payload: {offset: 1, trailer: 1}}
+            checksum: {algorithm: xor8, at: 3, range: {from: 0, to: 3}}
+            commands: {command: {offset: 0}, status: {offset: 1, success: [0]}}
+            """, file: "t.yaml")
+        let frame: [UInt8] = [
+            0x81,       // command
+            0x00,       // payload[0]
+            0x00,       // payload[1]: status
+            0x81,       // trailer: xor8 of bytes 0..<3
+        ]
+        for count in 0...frame.count {
+            let fields = Fields(DecodedFields(frame: Array(frame.prefix(count)), profile: profile, direction: .deviceToHost))
+            let expected: Fields
+            switch count {
+            case 0, 1:
+                expected = Fields(command: count == 1 ? 0x81 : nil,
+                                         problem: "\(count) bytes cannot hold a 1-byte header and 1-byte trailer")
+            case 2, 3: expected = Fields(command: 0x81, problem: "\(count) bytes cannot hold the checksum at 3")
+            default: expected = Fields(plaintext: [0, 0], checksumOK: true, command: 0x81, status: 0, statusOK: true)
+            }
+            #expect(fields == expected, "\(count) bytes")
+        }
+    }
+}
+
+/// The fields of `DecodedFields`, built member by member for expectations.
+struct Fields: Equatable {
+    var plaintext: [UInt8]?
+    var checksumOK: Bool?
+    var command: Int?
+    var sequence: Int?
+    var status: Int?
+    var statusOK: Bool?
+    var problem: String?
+
+    init(plaintext: [UInt8]? = nil, checksumOK: Bool? = nil, command: Int? = nil, sequence: Int? = nil, status: Int? = nil,
+         statusOK: Bool? = nil, problem: String? = nil) {
+        (self.plaintext, self.checksumOK, self.command, self.sequence) = (plaintext, checksumOK, command, sequence)
+        (self.status, self.statusOK, self.problem) = (status, statusOK, problem)
+    }
+
+    init(_ d: DecodedFields) {
+        self.init(plaintext: d.plaintext, checksumOK: d.checksumOK, command: d.command, sequence: d.sequence, status: d.status,
+                  statusOK: d.statusOK, problem: d.problem)
+    }
+}
