@@ -42,7 +42,9 @@ let package = Package(
         .testTarget(name: "ATTTests", dependencies: ["ATT"]),
         .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding", "AnalyzerTestSupport"]),
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "AnalyzerTestSupport"]),
-        .testTarget(name: "VendorDecodingTests", dependencies: ["VendorDecoding", "PacketDecoding", "AnalyzerTestSupport"]),
+        .testTarget(name: "VendorDecodingTests", dependencies: [
+            "VendorDecoding", "PacketDecoding", "AnalyzerTestSupport", .product(name: "Yams", package: "Yams"),
+        ]),
         .testTarget(name: "CLITests", dependencies: ["AnalyzerTestSupport", "bledecode"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
