@@ -192,8 +192,9 @@ public struct VendorTotals: Sendable {
     public var failed = 0
     public var unsolicited = 0
 
-    /// True when every frame verified and every command was answered with success.
-    public var allGood: Bool { checksumBad == 0 && malformed == 0 && unanswered == 0 && failed == 0 && unsolicited == 0 }
+    /// True when every frame verified and every command was answered with success (frames the
+    /// device sends on its own, such as a treadmill's workout records, are not failures).
+    public var allGood: Bool { checksumBad == 0 && malformed == 0 && unanswered == 0 && failed == 0 }
 }
 
 extension AdvertisementFacts {
