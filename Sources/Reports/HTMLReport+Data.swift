@@ -9,6 +9,7 @@ extension HTMLReport {
     /// `{"end", "lanes": [{"id", "device", "title", "sub", "spans", "marks"}]}` with spans
     /// `[start, end or null (still open), severity, kind (0 advertising, 1 connection), text]`
     /// and marks `[time, severity, kind (0 event, 1 command, 2 failure), text]`, sorted by time.
+    /// Text has control characters made visible, as on the terminal.
     static func data(_ timeline: Timeline, report: SessionReport) -> [UInt8] {
         let start = timeline.startUs
         var json = JSONWriter(capacity: 1 << 16)
@@ -34,8 +35,8 @@ extension HTMLReport {
         json.beginObject()
         json.field("id", id)
         json.field("device", device)
-        json.field("title", title)
-        json.field("sub", sub)
+        json.field("title", TerminalText.escape(title))
+        json.field("sub", TerminalText.escape(sub))
         json.key("spans")
         json.beginArray()
         for event in events where event.kind == .advertising || event.kind == .connected {
@@ -51,7 +52,7 @@ extension HTMLReport {
             json.int(severity.rawValue)
             json.int(connection ? 1 : 0)
             let prefix = event.connectionID.map { $0 + " " } ?? ""
-            json.string(prefix + event.text + (ending.map { "\n" + $0.text } ?? ""))
+            json.string(TerminalText.escape(prefix + event.text + (ending.map { "\n" + $0.text } ?? "")))
             json.endArray()
         }
         json.endArray()
@@ -82,7 +83,7 @@ extension HTMLReport {
             json.int(mark.0)
             json.int(mark.1)
             json.int(mark.2.rawValue)
-            json.string(mark.3)
+            json.string(TerminalText.escape(mark.3))
             json.endArray()
         }
         json.endArray()

@@ -63,8 +63,8 @@ public enum MarkdownReport {
     }
 }
 
-/// Makes untrusted text inert in Markdown: control characters shown as escapes, HTML special
-/// characters as entities, Markdown punctuation (emphasis, links, code, table pipes) behind a
+/// Makes untrusted text inert in Markdown: control characters shown as escapes, `& < >` as
+/// entities, Markdown punctuation (emphasis, links, code, table pipes) behind a
 /// backslash, line breaks as spaces (a table row is one line).
 public enum MarkdownText {
     /// Characters that start emphasis, code, links or cells anywhere in a line (cells never
@@ -78,7 +78,6 @@ public enum MarkdownText {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
-            case "\"": out += "&quot;"
             default:
                 if punctuation.contains(character) { out.append("\\") }
                 out.append(character)

@@ -145,7 +145,7 @@ struct ReportRunner {
             progress?.advance(to: packet.record.fileOffset)
         }
         progress?.finish()
-        var commandLine = CommandLine.arguments.joined(separator: " ")
+        var commandLine = (["bledecode"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
         if options.anonymize {
             let anonymizer = Anonymizer(analysis)
             analysis = anonymizer.apply(to: analysis)
