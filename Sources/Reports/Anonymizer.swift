@@ -21,7 +21,9 @@ public struct Anonymizer: Sendable {
     public init(_ analysis: Analysis) {
         let report = analysis.report
         for device in report.devices {
-            for address in device.addresses { pseudonym(for: address.address) }
+            for address in device.addresses {
+                pseudonym(for: address.address, random: address.type != .publicAddress && address.type != .publicIdentity)
+            }
             for name in device.names where !names.contains(where: { $0.original == name }) {
                 names.append((name, "Name-\(names.count + 1)"))
             }
@@ -29,8 +31,10 @@ public struct Anonymizer: Sendable {
                 identities.append((identity, "Identity-\(identities.count + 1)"))
             }
         }
-        for connection in report.connections { if let peer = connection.peerAddress { pseudonym(for: peer) } }
-        for attempt in report.attempts { if let peer = attempt.peerAddress { pseudonym(for: peer) } }
+        for connection in report.connections {
+            if let peer = connection.peerAddress { pseudonym(for: peer, random: connection.peerAddressType?.isRandom ?? false) }
+        }
+        for attempt in report.attempts { if let peer = attempt.peerAddress { pseudonym(for: peer, random: false) } }
         var texts: [(String, String)] = []
         for (original, pseudonym) in addresses {
             texts.append((original.description, pseudonym.description))
@@ -41,15 +45,14 @@ public struct Anonymizer: Sendable {
         replacements = texts.filter { !$0.0.isEmpty }.sorted { $0.0.count > $1.0.count }
     }
 
-    /// Keeps the two most significant bits (the random address sub-type, Core v5.4 Vol 6 Part B
-    /// §1.3.2) and numbers the rest: `40:00:00:00:00:01` for a resolvable private address.
-    @discardableResult
-    private mutating func pseudonym(for address: BluetoothAddress) -> BluetoothAddress {
-        if let known = addressMap[address] { return known }
-        let pseudonym = BluetoothAddress(value: (address.value & 0xC000_0000_0000) | UInt64(addresses.count + 1))
+    /// Numbers addresses in order; a random address keeps its two most significant bits (its
+    /// sub-type, Core v5.4 Vol 6 Part B §1.3.2): `40:00:00:00:00:01` for a resolvable private one.
+    private mutating func pseudonym(for address: BluetoothAddress, random: Bool) {
+        guard addressMap[address] == nil else { return }
+        let subType = random ? address.value & 0xC000_0000_0000 : 0
+        let pseudonym = BluetoothAddress(value: subType | UInt64(addresses.count + 1))
         addressMap[address] = pseudonym
         addresses.append((address, pseudonym))
-        return pseudonym
     }
 
     public func address(_ address: BluetoothAddress) -> BluetoothAddress { addressMap[address] ?? address }

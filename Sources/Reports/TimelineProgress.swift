@@ -8,7 +8,7 @@ public struct TimelineProgress: Sendable {
 
     public let totalBytes: Int
     private var lastPercent = -1
-    private var lastDrawUs: Int64 = .min
+    private var lastDrawUs: Int64?
     public private(set) var drawn = false
 
     public init(totalBytes: Int) { self.totalBytes = max(totalBytes, 1) }
@@ -16,7 +16,7 @@ public struct TimelineProgress: Sendable {
     /// The line to draw for a reader at `offset`, or nil when nothing needs redrawing.
     public mutating func update(offset: Int, nowUs: Int64) -> String? {
         let percent = min(100, max(0, offset) / max(totalBytes / 100, 1))
-        guard percent != lastPercent, nowUs - lastDrawUs >= Self.intervalUs || lastDrawUs == .min else { return nil }
+        guard percent != lastPercent, lastDrawUs.map({ nowUs - $0 >= Self.intervalUs }) ?? true else { return nil }
         lastPercent = percent
         lastDrawUs = nowUs
         drawn = true

@@ -68,9 +68,12 @@ public struct TimelineText {
             lines.append("  " + pad(stamp) + "  " + (event.connectionID ?? "").padding(to: 4) + marker(event.severity)
                          + paint(text, event.severity))
             guard verbose else { continue }
+            // Transactions under a summary are not in line order: with delta times they show
+            // their time from the first record instead.
+            let detailFormat = TimelineText(style: style, time: time == .delta ? .relative : time, verbose: verbose)
             for detail in event.details {
                 let line = TerminalText.escape(detail.text) + "  " + records(detail.records)
-                lines.append("  " + pad(self.stamp(detail.timeUs, start: start, previous: previous)) + "      "
+                lines.append("  " + pad(detailFormat.stamp(detail.timeUs, start: start, previous: previous)) + "      "
                              + marker(detail.severity) + "  " + paint(line, detail.severity))
             }
         }
