@@ -94,11 +94,14 @@ public struct PacketIssue: Sendable, Equatable, CustomStringConvertible {
     public var kind: Kind
     public var layer: Layer
     public var message: String
+    /// For an ATT PDU the capturing tool cut: its opcode, when the cut left that byte.
+    public var hiddenATTOpcode: UInt8?
 
-    public init(_ kind: Kind, layer: Layer, _ message: String) {
+    public init(_ kind: Kind, layer: Layer, _ message: String, hiddenATTOpcode: UInt8? = nil) {
         self.kind = kind
         self.layer = layer
         self.message = message
+        self.hiddenATTOpcode = hiddenATTOpcode
     }
 
     public init(_ error: DecodeError) {

@@ -210,7 +210,8 @@ public struct PacketDecoder: Sendable {
             return PacketIssue(.interruptedPDU, layer: .l2cap,
                                "PDU started at record \(partial.firstRecordIndex) abandoned after \(partial.receivedByteCount) of \(partial.expectedByteCount.map(String.init) ?? "?") bytes: record \(byRecord) starts a new one")
         case .cutShort(let partial):
-            return PacketIssue(.cutByCapture, layer: .l2cap, Self.cutShortMessage(partial))
+            return PacketIssue(.cutByCapture, layer: .l2cap, Self.cutShortMessage(partial),
+                               hiddenATTOpcode: Self.visibleATTOpcode(partial)?.rawValue)
         case .flushed(let partial):
             return PacketIssue(.incompletePDU, layer: .l2cap,
                                "PDU started at record \(partial.firstRecordIndex) never completed: \(partial.receivedByteCount) of \(partial.expectedByteCount.map(String.init) ?? "?") bytes")
@@ -220,10 +221,15 @@ public struct PacketDecoder: Sendable {
     static func cutShortMessage(_ partial: PartialL2CAPFrame) -> String {
         var message = "L2CAP PDU from record \(partial.firstRecordIndex) cut by the capturing tool: "
             + "\(partial.receivedByteCount) of \(partial.expectedByteCount.map(String.init) ?? "?") bytes kept"
-        if let header = partial.header, header.channelID == .attribute,
-           let opcode = ATTPDU.peekOpcode(ByteReader(Array(partial.bytes.dropFirst(L2CAPBasicHeader.size)))) {
+        if let opcode = visibleATTOpcode(partial) {
             message += "; hides the rest of an ATT \(opcode.name)"
         }
         return message
+    }
+
+    /// The opcode of a cut ATT PDU, when its first byte survived.
+    static func visibleATTOpcode(_ partial: PartialL2CAPFrame) -> ATTOpcode? {
+        guard let header = partial.header, header.channelID == .attribute else { return nil }
+        return ATTPDU.peekOpcode(ByteReader(Array(partial.bytes.dropFirst(L2CAPBasicHeader.size))))
     }
 }

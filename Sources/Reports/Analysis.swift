@@ -1,6 +1,7 @@
 import CaptureFormats
 import PacketDecoding
 import Sessions
+import VendorDecoding
 
 /// The whole pipeline over one capture: read → decode → sessions. One pass, one record at a
 /// time; what is kept is the session model (live state plus finished connections).
@@ -11,21 +12,53 @@ public struct Analysis {
     public var pipelineIssues: [PacketIssue]
     /// Vendor commands decoded with a profile, for timelines (filled when profiles are given).
     public var vendorCommands: [VendorCommandEvent] = []
+    /// Vendor frames as listed in the report (all, failed or none, see `VendorLayer.Listing`).
+    public var vendorFrames: [VendorFrame] = []
+    /// Per connection, direction and characteristic: what `verify` tabulates.
+    public var vendorTotals: [VendorTotalsKey: VendorTotals] = [:]
+    /// Per listed frame (`connection#id`): the record and time of its first L2CAP fragment.
+    public var vendorFirstFragments: [String: (record: Int, timeUs: Int64)] = [:]
+    /// The names of the profiles that were applied.
+    public var profiles: [String] = []
 
     /// Runs the analysis; `onPacket` sees each decoded packet and what the sessions made of it
     /// (for callers that render as they go).
     public static func run(_ reader: any RecordReader, options: SessionOptions = SessionOptions(),
+                           profiles: [Profile] = [], frames: VendorLayer.Listing = .all,
                            onPacket: ((DecodedPacket, [SessionEvent]) -> Void)? = nil) -> Analysis {
+        var options = options
+        if options.classifier == nil { options.classifier = VendorLayer.classifier(for: profiles) }
         var decoder = PacketDecoder()
         var sessions = SessionAnalyzer(options: options)
+        var vendor = VendorLayer(profiles: profiles, listing: frames)
         while let record = reader.next() {
             let packet = decoder.decode(record)
             let events = sessions.process(packet)
+            for event in events { vendor.handle(event, sessionsAnalyzer: &sessions) }
             onPacket?(packet, events)
         }
         let issues = decoder.finish()
-        let (report, _) = sessions.finish(diagnostics: reader.diagnostics, pipelineIssues: issues)
-        return Analysis(info: reader.info, report: report, diagnostics: reader.diagnostics, pipelineIssues: issues)
+        var (report, endEvents) = sessions.finish(diagnostics: reader.diagnostics, pipelineIssues: issues)
+        for event in endEvents { vendor.handle(event, sessionsAnalyzer: &sessions) }
+        vendor.finish(endUs: report.stats.lastTimeUs ?? 0)
+        report.merge(failures: vendor.failures)
+        for (kind, count) in vendor.suppressedFailures { report.stats.failuresByKind[kind, default: 0] += count }
+        var analysis = Analysis(info: reader.info, report: report, diagnostics: reader.diagnostics, pipelineIssues: issues)
+        // In the order they started (sessions of concurrent links emit them interleaved).
+        analysis.vendorFrames = vendor.frames.enumerated()
+            .sorted { ($0.element.firstTimeUs, $0.offset) < ($1.element.firstTimeUs, $1.offset) }.map(\.element)
+        analysis.vendorTotals = vendor.totals
+        analysis.vendorFirstFragments = vendor.firstFragments.filter { key, _ in
+            analysis.vendorFrames.contains { "\($0.connection)#\($0.id)" == key }
+        }
+        analysis.vendorCommands = vendor.commands
+        analysis.profiles = profiles.map(\.name)
+        if vendor.listingCapped {
+            analysis.diagnostics.append(CaptureDiagnostic(
+                severity: .warning, kind: .other, file: reader.info.path, recordNumber: nil, byteOffset: nil,
+                message: "more than \(VendorLayer.listingCap) vendor frames: past that, only failed frames are listed (totals stay complete)"))
+        }
+        return analysis
     }
 }
 

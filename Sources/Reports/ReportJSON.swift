@@ -4,6 +4,7 @@ import BLEBase
 import CaptureFormats
 import PacketDecoding
 import Sessions
+import VendorDecoding
 
 /// The JSON report of ../shared/docs/report-contract.md (schema: docs/report.schema.json).
 public enum ReportJSON {
@@ -49,8 +50,13 @@ public enum ReportJSON {
             w.endObject()
         }
         w.endArray()
+        w.key("profiles")
+        w.value(.list(analysis.profiles.map { .string($0) }))
         w.key("vendorFrames")
         w.beginArray()
+        for frame in analysis.vendorFrames {
+            vendorFrame(frame, firstFragment: analysis.vendorFirstFragments["\(frame.connection)#\(frame.id)"], into: &w)
+        }
         w.endArray()
         w.key("failures")
         w.beginArray()
@@ -112,10 +118,19 @@ public enum ReportJSON {
         w.field("airPackets", stats.airPackets)
         w.field("badCrcPackets", stats.badCRCPackets)
         w.field("maxConcurrentConnections", stats.maxConcurrentConnections)
+        w.key("failuresByKind")
+        w.beginObject()
+        for (kind, count) in stats.failuresByKind.sorted(by: { $0.key < $1.key }) { w.field(kind.rawValue, count) }
+        w.endObject()
         w.key("attPdus")
         w.beginObject()
         for (opcode, count) in stats.attPDUs.sorted(by: { $0.key < $1.key }) { w.field(Hex.code(opcode), count) }
         w.endObject()
+        w.key("attPdusCut")
+        w.beginObject()
+        for (opcode, count) in stats.cutATTPDUs.sorted(by: { $0.key < $1.key }) { w.field(Hex.code(opcode), count) }
+        w.endObject()
+        w.field("attPdusHidden", stats.hiddenATTPDUs)
         w.key("decodeIssues")
         w.beginObject()
         for (kind, count) in stats.issues.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { w.field(kind.rawValue, count) }
@@ -337,6 +352,38 @@ public enum ReportJSON {
         w.field("outcome", a.outcome.rawValue)
         w.field("status", optional: a.status?.rawValue)
         w.field("statusName", optional: a.status?.name)
+        w.endObject()
+    }
+
+    static func vendorFrame(_ f: VendorFrame, firstFragment: (record: Int, timeUs: Int64)?, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("id", f.id)
+        w.field("connection", f.connection)
+        w.field("direction", f.direction.rawValue)
+        w.field("attOpcode", f.attOpcode)
+        w.field("handle", f.handle)
+        w.field("firstTimeUs", f.firstTimeUs)
+        w.field("lastTimeUs", f.lastTimeUs)
+        w.field("firstRecord", f.firstRecord)
+        // The first record carrying any of the frame's bytes (its first L2CAP fragment).
+        w.field("firstFragmentRecord", firstFragment?.record ?? f.firstRecord)
+        w.field("firstFragmentTimeUs", firstFragment?.timeUs ?? f.firstTimeUs)
+        w.field("lastRecord", f.lastRecord)
+        w.field("fragments", f.fragments)
+        w.field("raw", Hex.string(f.raw))
+        w.field("plaintext", optional: f.plaintext.map { Hex.string($0) })
+        w.key("crcOk")
+        if let ok = f.checksumOK { w.bool(ok) } else { w.null() }
+        w.field("command", optional: f.command)
+        w.field("commandName", optional: f.commandName)
+        w.field("sequence", optional: f.sequence)
+        w.field("status", optional: f.status)
+        w.key("statusOk")
+        if let ok = f.statusOK { w.bool(ok) } else { w.null() }
+        w.field("outcome", f.outcome.rawValue)
+        w.field("matchedFrame", optional: f.matchedFrame)
+        w.field("latencyUs", optional: f.latencyUs)
+        w.field("problem", optional: f.problem)
         w.endObject()
     }
 

@@ -34,11 +34,9 @@ extension Timeline {
                               text: "connection attempt cancelled by the host" + waited), device: attempt.deviceID)
         }
         let deviceOfConnection = Dictionary(report.connections.map { ($0.id, $0.deviceID) }, uniquingKeysWith: { a, _ in a })
-        var vendorKeys: Set<String> = []
-        for command in analysis.vendorCommands {
-            let event = Self.vendorEvent(command)
-            if event.severity != .normal { vendorKeys.insert("\(command.connectionID) \(command.record)") }
-            add(event, device: command.deviceID ?? deviceOfConnection[command.connectionID] ?? nil)
+        let absorbed = Self.vendorCommandsToldByFailures(analysis.vendorCommands, failures: report.failures)
+        for (index, command) in analysis.vendorCommands.enumerated() where !absorbed.contains(index) {
+            add(Self.vendorEvent(command), device: command.deviceID ?? deviceOfConnection[command.connectionID] ?? nil)
         }
         // A rejected LE Create Connection fails as an HCI command with no device: it belongs to
         // the device the attempt was for.
@@ -48,8 +46,6 @@ extension Timeline {
         }
         let danglingIDs = Set(report.connections.filter(\.dangling).map(\.id))
         for failure in report.failures {
-            if failure.kind.rawValue.hasPrefix("vendor-"), let connection = failure.connectionID, let record = failure.record,
-               vendorKeys.contains("\(connection) \(record)") { continue }
             let device = failure.deviceID ?? (failure.kind == .hciCommandFailed ? rejected[failure.timeUs] : nil)
             add(Self.failureEvent(failure, pendingAtEnd: failure.connectionID.map(danglingIDs.contains) ?? false),
                 device: device)
@@ -66,6 +62,25 @@ extension Timeline {
         let known = Set(report.devices.map(\.id))
         for (id, list) in events where !known.contains(id) { host += list.map { var e = $0; e.text = id + ": " + e.text; return e } }
         self.host = ordered(host)
+    }
+
+    /// The vendor commands that did not end well and that a vendor failure of the profile
+    /// already tells (with its reason): on the same connection, at or before the failure, with
+    /// no successful command in between. Their indices in `commands`.
+    static func vendorCommandsToldByFailures(_ commands: [VendorCommandEvent], failures: [Failure]) -> Set<Int> {
+        let vendorFailures = Dictionary(grouping: failures.filter { $0.kind.rawValue.hasPrefix("vendor-") }) { $0.connectionID ?? "" }
+        guard !vendorFailures.isEmpty else { return [] }
+        let fine = Dictionary(grouping: commands.filter { $0.outcome == .ok || $0.outcome == .unsolicited }, by: \.connectionID)
+            .mapValues { $0.map(\.timeUs) }
+        var told: Set<Int> = []
+        for (index, command) in commands.enumerated() where command.outcome != .ok && command.outcome != .unsolicited {
+            guard let failure = vendorFailures[command.connectionID]?.filter({ $0.timeUs >= command.timeUs })
+                .min(by: { $0.timeUs < $1.timeUs }) else { continue }
+            if !(fine[command.connectionID] ?? []).contains(where: { $0 > command.timeUs && $0 < failure.timeUs }) {
+                told.insert(index)
+            }
+        }
+        return told
     }
 
     /// At one instant: what happened first reads first; summaries before the end of their span.

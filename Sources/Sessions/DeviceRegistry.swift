@@ -21,6 +21,8 @@ struct DeviceRegistry {
         var serviceUUIDs: [BluetoothUUID] = []
         var txPower: Int8?
         var identity: DeviceIdentity?
+        /// The vendor profile that matched this address's advertising.
+        var profile: String?
         var connectionIDs: [String] = []
         var bursts = AdvertisingBursts()
     }
@@ -95,6 +97,16 @@ struct DeviceRegistry {
 
     static func append<T: Equatable>(_ value: T, to list: inout [T]) {
         if !list.contains(value) && list.count < listCap { list.append(value) }
+    }
+
+    mutating func setProfile(_ profile: String, of slot: Int) { states[slot].profile = profile }
+
+    /// The profile matched by any address of the slot's device.
+    mutating func profile(of slot: Int) -> String? {
+        if let own = states[slot].profile { return own }
+        let root = root(slot)
+        if let shared = states[root].profile { return shared }
+        return states.indices.first { states[$0].profile != nil && self.root($0) == root }.map { states[$0].profile } ?? nil
     }
 
     /// Device id of a slot: `D` + the 1-based order of the device's first address.

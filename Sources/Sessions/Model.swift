@@ -289,10 +289,16 @@ public struct CaptureStatistics: Sendable {
     public var airPackets = 0
     public var badCRCPackets = 0
     public var attPDUs: [UInt8: Int] = [:]
+    /// ATT PDUs the capturing tool cut (btsnooz, bug-report summaries), by the opcode still
+    /// visible; `hiddenATTPDUs` counts them all, opcode visible or not.
+    public var cutATTPDUs: [UInt8: Int] = [:]
+    public var hiddenATTPDUs = 0
     public var truncatedRecords = 0
     public var firstTimeUs: Int64?
     public var lastTimeUs: Int64?
     public var issues: [PacketIssue.Kind: Int] = [:]
+    /// Every failure by kind, including those past the listing cap.
+    public var failuresByKind: [FailureKind: Int] = [:]
     /// The most connections up at the same time.
     public var maxConcurrentConnections = 0
 }

@@ -16,7 +16,7 @@ extension SessionAnalyzer {
         switch pdu.content {
         case .att(let att):
             stats.attPDUs[att.opcode.rawValue, default: 0] += 1
-            handleATT(att, link: pdu.link, direction: pdu.direction, record: record, events: &events)
+            handleATT(att, link: pdu.link, direction: pdu.direction, record: record, frame: pdu.frame, events: &events)
         case .malformedATT(let opcode, _):
             if let opcode { stats.attPDUs[opcode.rawValue, default: 0] += 1 }
         case .smp(let smp):
@@ -32,7 +32,7 @@ extension SessionAnalyzer {
         }
     }
 
-    mutating func handleATT(_ att: ATTPDU, link: LinkID, direction: Direction, record: CaptureRecord,
+    mutating func handleATT(_ att: ATTPDU, link: LinkID, direction: Direction, record: CaptureRecord, frame: L2CAPFrame,
                             events: inout [SessionEvent]) {
         guard var conn = live[link] else { return }
         let now = record.timestampUs
@@ -59,6 +59,9 @@ extension SessionAnalyzer {
             conn.pending[direction] = PendingRequest(pdu: att, transaction: transaction)
             nextDeadlineUs = min(nextDeadlineUs, now + options.transactionTimeoutUs)
         case .response, .confirmation:
+            if opcode == .writeResponse {
+                events.append(.writeResponse(connectionID: conn.connection.id, timeUs: now))
+            }
             let requestDirection = Self.opposite(direction)
             if let pending = conn.pending.removeValue(forKey: requestDirection) {
                 answer(pending, with: att, in: &conn, record: record)
@@ -85,7 +88,9 @@ extension SessionAnalyzer {
                 connectionID: conn.connection.id, deviceID: conn.slot.map { registry.deviceID(of: $0) },
                 hostToDevice: hostToDevice, opcode: opcode, handle: handle,
                 uuid: conn.slot.flatMap { gatt[registry.root($0)]?.uuid(of: handle) }, value: value,
-                timeUs: now, record: record.index, mtu: conn.connection.mtu)))
+                timeUs: now, record: record.index, firstFragmentRecord: frame.firstRecordIndex,
+                firstFragmentUs: frame.firstTimestampUs, mtu: conn.connection.mtu,
+                profile: conn.slot.flatMap { registry.profile(of: $0) })))
         }
         live[link] = conn
     }
@@ -181,15 +186,26 @@ extension SessionAnalyzer {
             }
         case .timeout:
             fail(.attTimeout, at: now, record: nil, slot: conn.slot, connection: connectionID,
-                 "\(what) unanswered after \(options.transactionTimeoutUs / 1_000_000) s with the link up",
+                 "\(what) unanswered after \(options.transactionTimeoutUs / 1_000_000) s with the link up" + airCaveat(conn),
                  details: Self.details(transaction))
         case .noResponse:
             fail(.attNoResponse, at: now, record: nil, slot: conn.slot, connection: connectionID,
-                 "\(what) never answered: \(why ?? "the link went down first")", details: Self.details(transaction))
+                 "\(what) never answered: \(why ?? "the link went down first")" + airCaveat(conn),
+                 details: Self.details(transaction))
         case .ok, .noResponseExpected:
             break
         }
         store(transaction, in: &conn)
+    }
+
+    /// A sniffer that lost packets may have missed the answer: say so where it did lose some.
+    func airCaveat(_ conn: LiveConnection) -> String {
+        guard case .air = conn.connection.link, stats.badCRCPackets > 0 else { return "" }
+        return " (the sniffer lost \(stats.badCRCPackets) packet(s) to bad CRCs; the answer may be among them)"
+    }
+
+    static func supervisionTimeoutUs(_ conn: LiveConnection) -> Int64 {
+        Int64(max(conn.connection.parameters.last?.supervisionTimeoutMs ?? 0, 100)) * 1000
     }
 
     static func details(_ transaction: ATTTransaction) -> [Field] {
@@ -198,6 +214,9 @@ extension SessionAnalyzer {
         if let handle = transaction.handle { fields.append(.int("handle", handle)) }
         return fields
     }
+
+    /// Transactions listed per connection; the totals per characteristic stay complete.
+    static let transactionsListedPerConnection = 10_000
 
     mutating func store(_ transaction: ATTTransaction, in conn: inout LiveConnection) {
         let key = TransactionTotals.Key(opcode: transaction.opcode.rawValue, handle: transaction.handle)
@@ -213,6 +232,7 @@ extension SessionAnalyzer {
         if let latency = transaction.latencyUs { aggregate.latencies.add(latency) }
         conn.connection.transactionTotals.byKey[key] = aggregate
         let failed = !normalEnd && transaction.outcome != .ok && transaction.outcome != .noResponseExpected
+        guard conn.connection.transactions.count < Self.transactionsListedPerConnection else { return }
         switch options.transactions {
         case .all: conn.connection.transactions.append(transaction)
         case .failed where failed: conn.connection.transactions.append(transaction)
@@ -227,6 +247,11 @@ extension SessionAnalyzer {
             guard var conn = live[link] else { continue }
             for (direction, pending) in conn.pending {
                 let deadline = pending.transaction.requestUs + options.transactionTimeoutUs
+                // Over the air, a link the sniffer has not seen alive at the deadline may be gone:
+                // its end decides (no-response), not the ATT timer.
+                if case .air = link, conn.connection.lastActivityUs + Self.supervisionTimeoutUs(conn) < deadline {
+                    continue
+                }
                 if deadline <= now {
                     conn.pending.removeValue(forKey: direction)
                     resolve(pending, in: &conn, outcome: .timeout, responseUs: nil, record: nil, response: nil,
@@ -238,6 +263,14 @@ extension SessionAnalyzer {
             live[link] = conn
         }
         nextDeadlineUs = next
+    }
+
+    /// The primary services discovered on the device of a connection (for profiles that match
+    /// by GATT service).
+    public mutating func gattServices(ofConnection id: String) -> [BluetoothUUID] {
+        guard let slot = live.values.first(where: { $0.connection.id == id })?.slot,
+              let database = gatt[registry.root(slot)] else { return [] }
+        return database.attributes.values.filter { $0.kind == .service }.map(\.uuid)
     }
 
     /// `Battery Level (2A19)` from the device's GATT database, or the handle.
@@ -257,7 +290,7 @@ extension SessionAnalyzer {
         conn.connection.initiator = initiator ?? Self.initiator(reason: reason, hostAsked: conn.disconnectRequested)
         for (_, pending) in conn.pending.sorted(by: { $0.value.transaction.requestUs < $1.value.transaction.requestUs }) {
             resolve(pending, in: &conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil, now: timeUs,
-                    why: "the link went down first (\(reason.map { "\($0.name)" } ?? "end unknown"))")
+                    why: "the link went down first (\(reason.map { "\($0.name)" } ?? "its end was not captured"))")
         }
         conn.pending.removeAll()
         if let reason, ![0x13, 0x15, 0x16].contains(reason.rawValue) {

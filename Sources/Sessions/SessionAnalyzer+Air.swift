@@ -84,7 +84,9 @@ extension SessionAnalyzer {
     ///   answer: the link was being lost; it ended at its last packet, as 0x3E within six
     ///   intervals of its start (§4.5.2), else as a supervision timeout (0x08);
     /// - both sides talked to the end: at the end of the capture the link is dangling; when the
-    ///   tracker expires it mid-capture, it ended with no reason captured.
+    ///   tracker expires it mid-capture, it ended with no reason captured; so did a link silent for
+    ///   longer than its supervision timeout before the capture ended (gone, or lost by the
+    ///   sniffer: either way not known to be up).
     mutating func endSilent(_ link: LinkID, _ conn: LiveConnection, atCaptureEnd: Bool, events: inout [SessionEvent]) -> Bool {
         let last = conn.connection.lastActivityUs
         let interval = Int64(conn.connection.parameters.first?.intervalUs ?? 0)
@@ -104,7 +106,7 @@ extension SessionAnalyzer {
                 record: nil, events: &events)
             return true
         }
-        if atCaptureEnd { return false }
+        if atCaptureEnd && (stats.lastTimeUs ?? last) - last <= Self.supervisionTimeoutUs(conn) { return false }
         end(link, reason: nil, initiator: .unknown, timeUs: last, record: nil, events: &events)
         return true
     }

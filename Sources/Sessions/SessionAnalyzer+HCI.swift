@@ -143,9 +143,10 @@ extension SessionAnalyzer {
                              scanResponse: Bool, data: AdvertisingData?) {
         let slot = registry.slot(address, type: type)
         registry.sawAdvertisement(slot: slot, timeUs: timeUs, rssi: rssi, scanResponse: scanResponse, data: data)
-        if let resolver = options.identityResolver, let data, !identified.contains(slot), let identity = resolver(data) {
-            identified.insert(slot)
-            registry.assign(identity, to: slot)
+        if let classifier = options.classifier, let data, !classified.contains(slot), let found = classifier(data) {
+            classified.insert(slot)
+            if let profile = found.profile { registry.setProfile(profile, of: slot) }
+            if let identity = found.identity { registry.assign(identity, to: slot) }
         }
     }
 

@@ -13,15 +13,28 @@ public struct SessionOptions: Sendable {
     public var transactions: TransactionListing
     /// Core v5.4 Vol 3 Part F §3.3.3: a transaction not completed within 30 s has failed.
     public var transactionTimeoutUs: Int64
-    /// Extracts an identity from advertising data (a vendor profile's rule); addresses with
-    /// the same identity are one device.
-    public var identityResolver: (@Sendable (AdvertisingData) -> DeviceIdentity?)?
+    /// Classifies a device from its advertising data (a vendor profile's match and identity
+    /// rules): addresses with the same identity are one device, and the profile's name travels
+    /// with the device's ATT values to the vendor decoders.
+    public var classifier: (@Sendable (AdvertisingData) -> DeviceClassification?)?
 
     public init(transactions: TransactionListing = .failed, transactionTimeoutUs: Int64 = 30_000_000,
-                identityResolver: (@Sendable (AdvertisingData) -> DeviceIdentity?)? = nil) {
+                classifier: (@Sendable (AdvertisingData) -> DeviceClassification?)? = nil) {
         self.transactions = transactions
         self.transactionTimeoutUs = transactionTimeoutUs
-        self.identityResolver = identityResolver
+        self.classifier = classifier
+    }
+}
+
+/// What a classifier learned about a device from one advertisement.
+public struct DeviceClassification: Sendable, Equatable {
+    public var identity: DeviceIdentity?
+    /// The name of the vendor profile that matches the device.
+    public var profile: String?
+
+    public init(identity: DeviceIdentity?, profile: String?) {
+        self.identity = identity
+        self.profile = profile
     }
 }
 
@@ -37,12 +50,19 @@ public struct ATTValueEvent: Sendable {
     public var value: [UInt8]
     public var timeUs: Int64
     public var record: Int
+    /// The first record carrying the PDU's bytes (its first L2CAP fragment) and its time.
+    public var firstFragmentRecord: Int
+    public var firstFragmentUs: Int64
     public var mtu: Int
+    /// The vendor profile the device matched by its advertising, if any.
+    public var profile: String?
 }
 
 /// What the analysis tells the layer above as it goes.
 public enum SessionEvent: Sendable {
     case attValue(ATTValueEvent)
+    /// A Write Response: the peer acknowledged the connection's Write Request.
+    case writeResponse(connectionID: String, timeUs: Int64)
     case connectionEnded(connectionID: String, timeUs: Int64)
 }
 
@@ -63,7 +83,7 @@ public struct SessionAnalyzer {
     var failures: [Failure] = []
     var connectionCount = 0
     var nextDeadlineUs: Int64 = .max
-    var identified: Set<Int> = []
+    var classified: Set<Int> = []
 
     public init(options: SessionOptions = SessionOptions()) { self.options = options }
 
@@ -75,7 +95,7 @@ public struct SessionAnalyzer {
         stats.firstTimeUs = stats.firstTimeUs ?? now
         stats.lastTimeUs = max(stats.lastTimeUs ?? now, now)
         if record.isTruncated { stats.truncatedRecords += 1 }
-        for issue in packet.issues { stats.issues[issue.kind, default: 0] += 1 }
+        for issue in packet.issues { count(issue) }
         var events: [SessionEvent] = []
         if now >= nextDeadlineUs { expireTransactions(now: now, events: &events) }
 
@@ -103,13 +123,27 @@ public struct SessionAnalyzer {
 
     // MARK: Helpers shared by the handlers
 
+    mutating func count(_ issue: PacketIssue) {
+        stats.issues[issue.kind, default: 0] += 1
+        if issue.kind == .cutByCapture && issue.layer == .l2cap {
+            stats.hiddenATTPDUs += 1
+            if let opcode = issue.hiddenATTOpcode { stats.cutATTPDUs[opcode, default: 0] += 1 }
+        }
+    }
+
     mutating func newConnectionID() -> String {
         connectionCount += 1
         return "C\(connectionCount)"
     }
 
+    /// Failures listed per kind; past this they are only counted (`stats.failuresByKind`), so a
+    /// capture with a million errors still gives a report a person can open.
+    public static let failuresListedPerKind = 1000
+
     mutating func fail(_ kind: FailureKind, at timeUs: Int64, record: Int?, slot: Int?, connection: String?,
                        _ summary: String, details: [Field] = []) {
+        stats.failuresByKind[kind, default: 0] += 1
+        guard stats.failuresByKind[kind, default: 0] <= Self.failuresListedPerKind else { return }
         let device = slot.map { registry.deviceID(of: $0) }
         failures.append(Failure(kind: kind, timeUs: timeUs, record: record, deviceID: device, connectionID: connection,
                                 summary: summary, details: details))

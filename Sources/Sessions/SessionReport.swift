@@ -15,6 +15,15 @@ public struct SessionReport: Sendable {
     public var transactionListing: SessionOptions.TransactionListing
 }
 
+extension SessionReport {
+    /// Adds failures found above this layer (vendor decoding), keeping time order.
+    public mutating func merge(failures more: [Failure]) {
+        for failure in more { stats.failuresByKind[failure.kind, default: 0] += 1 }
+        failures = (failures + more).enumerated()
+            .sorted { ($0.element.timeUs, $0.offset) < ($1.element.timeUs, $1.offset) }.map(\.element)
+    }
+}
+
 extension SessionAnalyzer {
     /// Closes what is still open at the end of the capture and builds the report.
     /// `diagnostics` are the reader's findings about the file (truncation becomes a failure).
@@ -22,7 +31,7 @@ extension SessionAnalyzer {
         -> (report: SessionReport, events: [SessionEvent]) {
         var events: [SessionEvent] = []
         let end = stats.lastTimeUs ?? 0
-        for issue in pipelineIssues { stats.issues[issue.kind, default: 0] += 1 }
+        for issue in pipelineIssues { count(issue) }
         expireTransactions(now: end, events: &events)
         for (link, conn) in live.sorted(by: { $0.value.connection.startUs < $1.value.connection.startUs }) {
             if case .air = link, endSilent(link, conn, atCaptureEnd: true, events: &events) { continue }
@@ -77,8 +86,11 @@ extension SessionAnalyzer {
                  "The file ends inside record \(diagnostic.recordNumber.map(String.init) ?? "?"): \(diagnostic.message)")
         }
         if stats.truncatedRecords > 0 {
+            let hidden = stats.hiddenATTPDUs > 0
+                ? ": \(stats.hiddenATTPDUs) ATT PDU(s) cannot be decoded whole (\(stats.cutATTPDUs.values.reduce(0, +)) with their opcode visible)"
+                : "; PDUs in them cannot be decoded whole"
             fail(.captureTruncated, at: end, record: nil, slot: nil, connection: nil,
-                 "\(stats.truncatedRecords) record(s) were cut short by the capturing tool; PDUs in them cannot be decoded whole")
+                 "\(stats.truncatedRecords) record(s) were cut short by the capturing tool" + hidden)
         }
     }
 

@@ -40,6 +40,10 @@ struct InputOptions: ParsableArguments {
     @Argument(help: "The capture file ('-' for standard input).")
     var capture: String
 
+    init() {}
+
+    init(capture: String) { self.capture = capture }
+
     /// Opens the capture or exits with code 2 and a message naming the file.
     func open() throws -> any RecordReader {
         do {

@@ -15,7 +15,7 @@ struct ReportCommandTests {
 
     @Test(arguments: PacketsCommandTests.containers)
     func jsonReportEqualsGoldenAndSchema(sample: String) throws {
-        let run = try CLI.run(["report", "--transactions", "all", CLI.sample(sample)])
+        let run = try CLI.run(["report", "--transactions", "all", "--profile", "Samples/profiles/demo-lock.yaml", CLI.sample(sample)])
         #expect(run.status == 0)
         #expect(try Self.validate(run.stdout) == [])
         // Everything but the capture's own facts is the same whatever the container.

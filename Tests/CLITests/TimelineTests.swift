@@ -97,8 +97,9 @@ struct TimelineTests {
         #expect(run.stdout.contains("  2024-04-25T08:23:52.052500Z        advertising: 4 advertisements"))
     }
 
-    /// Every failure the generator injected (apart from vendor frames, which need a profile
-    /// wired into the analysis) shows highlighted with its reason, and nothing else is.
+    /// With the demo profile, every failure the generator injected shows highlighted with its
+    /// reason; every highlighted line is a failure of the report or a vendor command that did
+    /// not end well.
     @Test(.enabled(if: SharedCaptures.present, "needs ../shared/captures"))
     func demoFaultsHighlightsEveryFailureAndNothingElse() throws {
         let truth = try JSONSerialization.jsonObject(
@@ -109,29 +110,42 @@ struct TimelineTests {
             "att_write_not_permitted": "att-error", "att_read_insufficient_auth": "att-error",
             "conn_fail_3e": "connection-failed", "create_conn_never_completes": "connection-never-completed",
             "dangling_connection": "dangling-connection", "write_no_response_link_drop": "att-no-response",
-            "truncated_final_record": "capture-truncated",
+            "truncated_final_record": "capture-truncated", "vendor_bad_crc": "vendor-crc-mismatch",
+            "vendor_no_response": "vendor-no-response", "vendor_status_fail": "vendor-status-failure",
         ]
-        let run = try CLI.run([SharedCaptures.path(Self.demoFaults), "--color", "always"])
-        let lines = run.stdout.split(separator: "\n")
+        let arguments = [SharedCaptures.path(Self.demoFaults), "--profile", "Samples/profiles/demo-lock.yaml"]
+        let run = try CLI.run(arguments + ["--color", "always"])
+        let lines = run.stdout.split(separator: "\n").map(String.init)
         let highlighted = lines.filter { $0.contains("\u{1B}[31m") || $0.contains("\u{1B}[33m") }
         var expected: [String: Int] = [:]
-        for kind in injected where !kind.hasPrefix("vendor_") {
-            let mapped = try #require(kinds[kind], "unmapped truth kind \(kind)")
-            expected[mapped, default: 0] += 1
-        }
+        for kind in injected { expected[try #require(kinds[kind], "unmapped truth kind \(kind)"), default: 0] += 1 }
+        #expect(expected.values.reduce(0, +) == 12)
         for (kind, count) in expected {
             let shown = highlighted.filter { $0.contains("m\(kind): ") }
             #expect(shown.count >= count, "\(kind): \(shown.count) highlighted, \(count) injected")
             // Each says why in words after the kind.
             #expect(shown.allSatisfy { line in
-                line.split(separator: "m\(kind): ", maxSplits: 1).last.map { $0.count > 20 } ?? false })
+                line.components(separatedBy: "m\(kind): ").last.map { $0.count > 20 } ?? false })
         }
-        // Nothing normal stands out: every highlighted line is one of the report's failures.
-        let report = try CLI.run(["report", SharedCaptures.path(Self.demoFaults)])
+        let report = try CLI.run(["report"] + arguments)
         let failures = (try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["failures"]
             as? [[String: Any]] ?? []
-        #expect(highlighted.count == failures.count)
-        #expect(lines.filter { $0.contains("✗") || $0.contains("\u{1B}[33m!") }.count == failures.count)
+        let summaries = failures.compactMap { failure -> String? in
+            guard let kind = failure["kind"] as? String, let summary = failure["summary"] as? String else { return nil }
+            return "\(kind): \(summary)"
+        }
+        #expect(summaries.count == 14)
+        for summary in summaries {
+            #expect(highlighted.contains { $0.contains(summary) }, "not highlighted: \(summary)")
+        }
+        for line in highlighted {
+            let isFailure = summaries.contains { line.contains($0) }
+            let isFailedCommand = line.contains(": vendor ") && !line.contains(" ok in ")
+            #expect(isFailure || isFailedCommand, "highlighted but not a failure: \(line)")
+        }
+        // The plain text marks the same lines.
+        let plain = try CLI.run(arguments)
+        #expect(plain.stdout.split(separator: "\n").filter { $0.contains(" ✗ ") || $0.contains(" ! ") }.count == highlighted.count)
     }
 
     @Test func vendorCommandsShowByNameWithOutcomeAndLatency() throws {
@@ -143,13 +157,15 @@ struct TimelineTests {
             VendorCommandEvent(timeUs: start + 1_100_000, record: 70, connectionID: "C1", deviceID: nil, name: "LOCK (0x11)",
                                outcome: .failed, latencyUs: 41_000, summary: "LOCK seq 0x5B failed: status 0x03"),
         ]
-        analysis.report.failures.append(Failure(kind: .vendorStatusFailure, timeUs: start + 1_141_000, record: 70,
-                                                deviceID: "D1", connectionID: "C1", summary: "LOCK seq 0x5B failed: status 0x03"))
         let text = TimelineText(style: Style(enabled: true)).render(analysis, timeline: Timeline(analysis))
         #expect(text.contains("    +1.000000  C1    vendor UNLOCK seq 0x5A ok in 40 ms\n"))
         #expect(text.contains("    +1.100000  C1  \u{1B}[31m✗\u{1B}[0m \u{1B}[31mvendor-status-failure: vendor LOCK seq 0x5B failed: status 0x03\u{1B}[0m\n"))
-        // The failure the profile reported for the same frame is not said twice.
-        #expect(text.components(separatedBy: "LOCK seq 0x5B").count == 2)
+        // When the profile reports the failure itself, that line (with its reason) replaces the command's.
+        analysis.report.failures.append(Failure(kind: .vendorStatusFailure, timeUs: start + 1_141_000, record: nil,
+                                                deviceID: "D1", connectionID: "C1", summary: "response LOCK (0x91) seq 91: status 0x03"))
+        let told = TimelineText(style: Style(enabled: false)).render(analysis, timeline: Timeline(analysis))
+        #expect(!told.contains("vendor LOCK seq 0x5B"))
+        #expect(told.contains("    +1.141000  C1  ✗ vendor-status-failure: response LOCK (0x91) seq 91: status 0x03\n"))
         let html = HTMLReport.render(analysis, timeline: Timeline(analysis), commandLine: "bledecode x")
         #expect(html.contains("C1 vendor UNLOCK seq 0x5A ok in 40 ms"))
     }

@@ -1,3 +1,4 @@
+import AssignedNumbers
 import BLEBase
 @testable import HCI
 import Testing
@@ -129,6 +130,6 @@ import Testing
         #expect(HCIStatus(rawValue: 0x00).description == "Success")
         #expect(HCIStatus(rawValue: 0x45).name == "Packet Too Long")
         #expect(HCIStatus(rawValue: 0x46).name == "Unknown (0x46)")
-        #expect((0x00...0x45).allSatisfy { HCIStatus.names[UInt8($0)] != nil })
+        #expect((0x00...0x45).allSatisfy { AssignedNumbers.controllerErrorName(UInt8($0)) != nil })
     }
 }

@@ -89,6 +89,7 @@ struct SharedTruthTests {
         #expect(report.connections.count == answered.count)
         for (expected, actual) in zip(answered, report.connections) {
             #expect(actual.accessAddress.map { Hex.code($0, width: 8) } == expected.accessAddress)
+            #expect(actual.crcInit.map { Hex.code($0, width: 6) } == expected.crcInit)
             #expect(actual.peerAddress?.description == expected.peerAddress)
             #expect(actual.startUs == expected.startTsUs)
             #expect(actual.endUs == expected.endTsUs)

@@ -216,16 +216,19 @@ struct StateMachineTests {
         #expect(report.stats.attPDUs == [0x0B: 1])
     }
 
-    @Test func identityResolverMergesRotatingAddresses() {
+    @Test func classifierMergesRotatingAddresses() {
         var s = HCIScenario()
         let second = BluetoothAddress("7A:00:00:00:00:01")!
         let ad = SampleScenarios.lockAdvertisement(name: "LOCK", mac: SampleScenarios.lockAFactoryMAC, battery: 50)
         s.advertisingReport(lock, random: true, data: ad, rssi: -50)
         s.advertisingReport(second, random: true, data: ad, rssi: -52)
-        let resolver: @Sendable (HCI.AdvertisingData) -> DeviceIdentity? = { data in
-            data.manufacturerData.first.map { DeviceIdentity(value: Hex.string($0.1.dropFirst().prefix(6)), source: "test") }
+        let classifier: @Sendable (HCI.AdvertisingData) -> DeviceClassification? = { data in
+            data.manufacturerData.first.map {
+                DeviceClassification(identity: DeviceIdentity(value: Hex.string($0.1.dropFirst().prefix(6)), source: "test"),
+                                     profile: "test")
+            }
         }
-        let report = analyze(s.records, options: SessionOptions(transactions: .all, identityResolver: resolver)).report
+        let report = analyze(s.records, options: SessionOptions(transactions: .all, classifier: classifier)).report
         #expect(report.devices.count == 1)
         #expect(report.devices[0].addresses.map(\.address) == [lock, second])
         #expect(report.devices[0].advertisements == 2)

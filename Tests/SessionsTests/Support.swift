@@ -29,6 +29,7 @@ struct SessionTruth: Decodable {
         var id: Int
         var handle: UInt16?
         var accessAddress: String?
+        var crcInit: String?
         var peerAddress: String
         var startTsUs: Int64
         var endTsUs: Int64?

@@ -3,6 +3,7 @@ import BLEBase
 import Foundation
 import Reports
 import Sessions
+import VendorDecoding
 
 /// Options that choose and shape a report.
 struct ReportOptions: ParsableArguments {
@@ -20,7 +21,46 @@ struct ReportOptions: ParsableArguments {
 
     @Option(name: .customLong("anonymize-map"), help: "With --anonymize: write the pseudonym → original mapping (JSON) to this file.")
     var anonymizeMap: String?
+
+    @OptionGroup var vendor: ProfileOptions
 }
+
+/// Vendor profiles (docs/profiles.md) to decode vendor frames with.
+struct ProfileOptions: ParsableArguments {
+    @Option(name: .customLong("profile"), help: "A vendor profile (YAML or JSON); repeatable.")
+    var profilePaths: [String] = []
+
+    @Option(name: .customLong("profiles"), help: "A folder of vendor profiles (*.yaml, *.yml, *.json).")
+    var profileFolder: String?
+
+    @Option(help: "Which vendor frames the report lists: all (default; past 10,000 only failed ones), failed or none.")
+    var frames: VendorLayer.Listing = .all
+
+    /// Loads every profile or exits with 2 and the loader's message (file, line, key).
+    func load() throws -> [Profile] {
+        var paths = profilePaths
+        if let folder = profileFolder {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+                Diagnostics.error("\(folder): cannot read the profiles folder")
+                throw ExitCode(2)
+            }
+            paths += names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") || $0.hasSuffix(".json") }
+                .sorted().map { folder + "/" + $0 }
+        }
+        var profiles: [Profile] = []
+        for path in paths {
+            do {
+                profiles.append(try ProfileLoader.load(path: path))
+            } catch {
+                Diagnostics.error(error.description)
+                throw ExitCode(2)
+            }
+        }
+        return profiles
+    }
+}
+
+extension VendorLayer.Listing: ExpressibleByArgument {}
 
 /// Options of the timeline: what to show and how.
 struct TimelineOptions: ParsableArguments {
@@ -138,10 +178,12 @@ struct ReportRunner {
     var format: ReportFormat
 
     func run() throws {
+        let profiles = try options.vendor.load()
         let reader = try input.open()
         let listing = options.transactions ?? (format == .html || timeline.verbose ? .all : .failed)
         var progress = ProgressReporter(path: reader.info.path, compressed: reader.info.compressed)
-        var analysis = Analysis.run(reader, options: SessionOptions(transactions: listing)) { packet, _ in
+        var analysis = Analysis.run(reader, options: SessionOptions(transactions: listing), profiles: profiles,
+                                    frames: options.vendor.frames) { packet, _ in
             progress?.advance(to: packet.record.fileOffset)
         }
         progress?.finish()

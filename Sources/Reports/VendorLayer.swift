@@ -1,0 +1,212 @@
+import BLEBase
+import HCI
+import Sessions
+import VendorDecoding
+
+/// Runs vendor decoders over the ATT values the session analysis hands up: one `VendorSession`
+/// per connection whose device a profile matches (by its advertising, or by a GATT service
+/// discovered on the link, or a profile with no match rule, which applies everywhere).
+public struct VendorLayer {
+    public enum Listing: String, Sendable, CaseIterable { case all, failed, none }
+
+    /// Frames listed in the report beyond which only failed ones are kept (totals stay exact).
+    public static let listingCap = 10_000
+
+    let profiles: [Profile]
+    let listing: Listing
+    private var sessions: [String: VendorSession] = [:]
+    private var unmatched: Set<String> = []
+    private var devices: [String: String] = [:]
+    /// Per connection: the first L2CAP fragment (record, time) of each value record, until the
+    /// frame that starts there is out.
+    private var fragmentStarts: [String: [Int: (record: Int, timeUs: Int64)]] = [:]
+    /// Per listed frame (connection, id): its first fragment's record and time.
+    public private(set) var firstFragments: [String: (record: Int, timeUs: Int64)] = [:]
+    public private(set) var frames: [VendorFrame] = []
+    public private(set) var totals: [VendorTotalsKey: VendorTotals] = [:]
+    public private(set) var failures: [Failure] = []
+    public private(set) var commands: [VendorCommandEvent] = []
+    public private(set) var listingCapped = false
+    private var failureCounts: [String: Int] = [:]
+    /// Failures counted but not listed (past the per-kind cap).
+    public private(set) var suppressedFailures: [FailureKind: Int] = [:]
+
+    public init(profiles: [Profile], listing: Listing = .all) {
+        self.profiles = profiles
+        self.listing = listing
+    }
+
+    /// A classifier for the session analysis: identity and profile from advertising data.
+    public static func classifier(for profiles: [Profile]) -> (@Sendable (AdvertisingData) -> DeviceClassification?)? {
+        guard !profiles.isEmpty else { return nil }
+        return { data in
+            let facts = AdvertisementFacts(data)
+            // The GATT service rule is checked on the link, once discovery has been seen.
+            guard let profile = profiles.first(where: {
+                $0.match.hasAdvertisingRule && $0.matches(facts, gattServices: $0.match.gattService.map { [$0] } ?? [])
+            }) else { return nil }
+            let identity = profile.identity(from: facts).map { Sessions.DeviceIdentity(value: $0.value, source: "profile \(profile.name): \($0.source)") }
+            return DeviceClassification(identity: identity, profile: profile.name)
+        }
+    }
+
+    public mutating func handle(_ event: SessionEvent, sessionsAnalyzer: inout SessionAnalyzer) {
+        guard !profiles.isEmpty else { return }
+        switch event {
+        case .attValue(let value):
+            guard var session = session(for: value, analyzer: &sessionsAnalyzer) else { return }
+            session.updateMTU(value.mtu)
+            fragmentStarts[value.connectionID, default: [:]][value.record] = (value.firstFragmentRecord, value.firstFragmentUs)
+            let events = session.value(direction: value.hostToDevice ? .hostToDevice : .deviceToHost,
+                                       attOpcode: value.opcode.rawValue, handle: value.handle, uuid: value.uuid,
+                                       bytes: value.value, timeUs: value.timeUs, record: value.record)
+            sessions[value.connectionID] = session
+            absorb(events)
+        case .writeResponse(let connection, let timeUs):
+            guard var session = sessions[connection] else { return }
+            absorb(session.writeResponse(timeUs: timeUs))
+            sessions[connection] = session
+        case .connectionEnded(let connection, let timeUs):
+            guard var session = sessions.removeValue(forKey: connection) else { return }
+            absorb(session.linkDown(timeUs: timeUs))
+        }
+    }
+
+    public mutating func finish(endUs: Int64) {
+        for connection in sessions.keys.sorted() {
+            guard var session = sessions[connection] else { continue }
+            absorb(session.finish(timeUs: endUs))
+        }
+        sessions.removeAll()
+    }
+
+    /// The session of a connection, created on its first value once a profile applies.
+    private mutating func session(for value: ATTValueEvent, analyzer: inout SessionAnalyzer) -> VendorSession? {
+        if let existing = sessions[value.connectionID] { return existing }
+        if unmatched.contains(value.connectionID) { return nil }
+        let services = analyzer.gattServices(ofConnection: value.connectionID)
+        let advertised = value.profile.flatMap { name in profiles.first { $0.name == name } }.flatMap { profile in
+            // A device matched by its advertising whose discovered services lack the profile's one is not it.
+            services.isEmpty || profile.match.gattService.map(services.contains) != false ? profile : nil
+        }
+        let profile = advertised
+            ?? profiles.first { !$0.match.hasAdvertisingRule && $0.matches(AdvertisementFacts(), gattServices: services) }
+        guard let profile else {
+            // Decided once per connection, except before discovery, when a GATT rule may still hold.
+            if !profiles.contains(where: { $0.match.gattService != nil }) || !services.isEmpty {
+                unmatched.insert(value.connectionID)
+            }
+            return nil
+        }
+        if let device = value.deviceID { devices[value.connectionID] = device }
+        return VendorSession(profile: profile, connection: value.connectionID, mtu: value.mtu)
+    }
+
+    private mutating func absorb(_ events: [VendorEvent]) {
+        for event in events {
+            switch event {
+            case .frame(let frame):
+                count(frame)
+                if let start = fragmentStarts[frame.connection]?[frame.firstRecord] {
+                    firstFragments["\(frame.connection)#\(frame.id)"] = start
+                }
+                fragmentStarts[frame.connection] = fragmentStarts[frame.connection]?.filter { $0.key > frame.lastRecord }
+                let failed = frame.outcome != .ok
+                switch listing {
+                case .all where frames.count < Self.listingCap: frames.append(frame)
+                case .all, .failed:
+                    if failed { frames.append(frame) } else if listing == .all { listingCapped = true }
+                case .none: break
+                }
+                if frame.direction == .hostToDevice || frame.outcome == .unsolicited || frame.outcome == .crcMismatch
+                    || frame.outcome == .malformed {
+                    commands.append(commandEvent(frame))
+                }
+            case .failure(let failure):
+                failureCounts[failure.kind.rawValue, default: 0] += 1
+                // Listed up to the same cap as the session failures; all are counted.
+                guard failureCounts[failure.kind.rawValue, default: 0] <= SessionAnalyzer.failuresListedPerKind else {
+                    suppressedFailures[FailureKind(rawValue: failure.kind.rawValue), default: 0] += 1
+                    continue
+                }
+                failures.append(Failure(
+                    kind: FailureKind(rawValue: failure.kind.rawValue), timeUs: failure.timeUs, record: nil,
+                    deviceID: devices[failure.connection], connectionID: failure.connection, summary: failure.summary,
+                    details: [.int("frame", failure.frame), .int("detectedUs", failure.detectedUs)]))
+            }
+        }
+    }
+
+    private mutating func count(_ frame: VendorFrame) {
+        let key = VendorTotalsKey(connection: frame.connection, direction: frame.direction.rawValue, handle: frame.handle)
+        var total = totals[key] ?? VendorTotals(device: devices[frame.connection])
+        total.frames += 1
+        if frame.checksumOK == true { total.checksumGood += 1 }
+        if frame.checksumOK == false { total.checksumBad += 1 }
+        switch frame.outcome {
+        case .malformed: total.malformed += 1
+        case .noResponse: total.unanswered += 1
+        case .failed: total.failed += 1
+        case .unsolicited: total.unsolicited += 1
+        case .ok, .crcMismatch: break
+        }
+        totals[key] = total
+    }
+
+    private func commandEvent(_ frame: VendorFrame) -> VendorCommandEvent {
+        let name = (frame.commandName ?? frame.command.map { "command \(Hex.code($0))" } ?? "frame")
+            + (frame.command.map { " (\(Hex.code($0)))" } ?? "")
+        let outcome = VendorCommandEvent.Outcome(rawValue: frame.outcome.rawValue) ?? .malformed
+        var summary = name + (frame.sequence.map { " seq \(Hex.code($0))" } ?? "")
+        switch frame.outcome {
+        case .ok: summary += frame.latencyUs.map { " ok in \($0 / 1000) ms" } ?? " ok"
+        case .failed: summary += " failed" + (frame.problem.map { ": \($0)" } ?? "")
+        case .noResponse: summary += " got no response"
+        case .crcMismatch: summary += ": checksum mismatch"
+        case .malformed: summary += ": malformed" + (frame.problem.map { " (\($0))" } ?? "")
+        case .unsolicited: summary += ": unsolicited"
+        }
+        return VendorCommandEvent(timeUs: frame.firstTimeUs, record: frame.firstRecord, connectionID: frame.connection,
+                                  deviceID: devices[frame.connection], name: name, outcome: outcome,
+                                  latencyUs: frame.latencyUs, summary: summary)
+    }
+}
+
+/// `verify`'s rows: one per connection, direction and characteristic.
+public struct VendorTotalsKey: Hashable, Sendable, Comparable {
+    public var connection: String
+    public var direction: String
+    public var handle: UInt16
+    public static func < (a: Self, b: Self) -> Bool {
+        ((Int(a.connection.dropFirst()) ?? 0), a.direction, a.handle) < ((Int(b.connection.dropFirst()) ?? 0), b.direction, b.handle)
+    }
+}
+
+public struct VendorTotals: Sendable {
+    public var device: String?
+    public var frames = 0
+    public var checksumGood = 0
+    public var checksumBad = 0
+    public var malformed = 0
+    public var unanswered = 0
+    public var failed = 0
+    public var unsolicited = 0
+
+    /// True when every frame verified and every command was answered with success.
+    public var allGood: Bool { checksumBad == 0 && malformed == 0 && unanswered == 0 && failed == 0 && unsolicited == 0 }
+}
+
+extension AdvertisementFacts {
+    /// The facts a profile's match and identity rules read, from decoded advertising data.
+    init(_ data: AdvertisingData) {
+        self.init(localName: data.localName,
+                  manufacturerData: data.manufacturerData.map { ManufacturerData(companyID: $0.0, data: $0.1) },
+                  serviceData: data.serviceData.map { ServiceData(uuid: $0.0, data: $0.1) },
+                  serviceUUIDs: data.serviceUUIDs)
+    }
+}
+
+extension MatchRule {
+    /// True when the rule looks at advertising (company, name, advertised service).
+    var hasAdvertisingRule: Bool { companyID != nil || name != nil || advertisedService != nil }
+}
