@@ -2,7 +2,7 @@ import AnalyzerTestSupport
 import Foundation
 import Testing
 
-/// `bledecode CAPTURE` and `bledecode report` end to end, with the JSON report checked against
+/// `bledecode report` (and `bledecode CAPTURE --json`) end to end, with the JSON report checked against
 /// docs/report.schema.json.
 @Suite(.serialized)
 struct ReportCommandTests {
@@ -11,22 +11,6 @@ struct ReportCommandTests {
     static func validate(_ json: String) throws -> [String] {
         let validator = try JSONSchemaValidator(schema: Data(contentsOf: schema))
         return try validator.validate(Data(json.utf8)).map(\.description)
-    }
-
-    @Test func summaryEqualsGolden() throws {
-        let run = try CLI.run([CLI.sample("demo-lock.btsnoop")])
-        #expect(run.status == 0)
-        try Golden.check(run.stdout, against: "summary-demo-lock.txt")
-    }
-
-    @Test func colourOnlyWhenAskedFor() throws {
-        let plain = try CLI.run([CLI.sample("demo-lock.btsnoop")])
-        #expect(!plain.stdout.contains("\u{1B}["))
-        let coloured = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--color", "always"])
-        try Golden.check(coloured.stdout, against: "summary-demo-lock.color.txt")
-        #expect(coloured.stdout.contains("\u{1B}[31mlink-lost"))
-        // The hostile name stays escaped even in colour.
-        #expect(coloured.stdout.contains(#""Scale\x1b[31m""#))
     }
 
     @Test(arguments: PacketsCommandTests.containers)

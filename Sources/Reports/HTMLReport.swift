@@ -1,0 +1,136 @@
+import AssignedNumbers
+import BLEBase
+import Sessions
+
+/// The HTML report: one self-contained file (no network, no external assets; a Content
+/// Security Policy forbids fetching anything) with one swimlane per device on a shared time
+/// axis, the failure list linked to the timeline, the GATT database per device and the
+/// capture's facts. Tables are written here, escaped by `HTMLText`; the lanes are drawn by the
+/// page's script from one JSON blob (`HTMLReport.data`), which `JSONWriter` keeps inert.
+public enum HTMLReport {
+    public static func render(_ analysis: Analysis, timeline: Timeline, commandLine: String) -> String {
+        let report = analysis.report
+        let title = "bledecode: " + HTMLText.escape(analysis.info.path)
+        var html = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(title)</title>
+            <style>\(stylesheet)</style>
+            </head>
+            <body>
+            <h1>\(title)</h1>
+
+            """
+        html += facts(analysis, commandLine: commandLine)
+        html += """
+            <section id="timeline">
+            <h2>Timeline</h2>
+            <div class="toolbar"><button type="button" id="zoom-in">Zoom in</button><button type="button" id="zoom-out">Zoom out</button><button type="button" id="zoom-reset">Whole capture</button>
+            <span class="hint">Wheel to zoom, drag to pan, hover or click a mark for details.</span>
+            <span class="legend"><i class="adv"></i>advertising <i class="ok"></i>connection / command ok <i class="warn"></i>left open <i class="err"></i>failed</span></div>
+            <div id="axis-row"><div class="label"></div><canvas id="axis"></canvas></div>
+            <div id="lanes"></div>
+            <div id="detail" class="detail">Click a mark to keep its details here.</div>
+            </section>
+
+            """
+        html += failures(report, start: timeline.startUs)
+        html += devices(report)
+        html += "<div id=\"tip\" class=\"tip\" hidden></div>\n"
+        html += "<script type=\"application/json\" id=\"bledecode-data\">"
+        html += String(decoding: data(timeline, report: report), as: UTF8.self)
+        html += "</script>\n<script>\(script)</script>\n</body>\n</html>\n"
+        return html
+    }
+
+    static func facts(_ analysis: Analysis, commandLine: String) -> String {
+        let report = analysis.report
+        var rows = [("File", analysis.info.path), ("Format", analysis.info.linkTypeDescription),
+                    ("Records", "\(report.stats.records)")]
+        if let first = report.stats.firstTimeUs, let last = report.stats.lastTimeUs {
+            rows.append(("Start", Timestamp.iso8601(unixMicroseconds: first)))
+            rows.append(("End", Timestamp.iso8601(unixMicroseconds: last)))
+            rows.append(("Duration", TimelineFormat.duration(last - first)))
+        }
+        let dangling = report.connections.filter(\.dangling).count
+        rows.append(("Devices", "\(report.devices.count)"))
+        rows.append(("Connections", "\(report.connections.count)" + (dangling > 0 ? " (\(dangling) still up at the end)" : "")))
+        rows.append(("Failures", "\(report.failures.count)"))
+        rows.append(("Command line", commandLine))
+        return "<section id=\"capture\"><h2>Capture</h2><table class=\"facts\">\n"
+            + rows.map { "<tr><th>\(HTMLText.escape($0.0))</th><td>\(HTMLText.escape($0.1))</td></tr>\n" }.joined()
+            + "</table></section>\n"
+    }
+
+    /// Each row links to its moment on the timeline (`data-t`: µs from the first record).
+    static func failures(_ report: SessionReport, start: Int64) -> String {
+        let titles = Dictionary(report.devices.map { ($0.id, TimelineFormat.title($0)) }, uniquingKeysWith: { a, _ in a })
+        var html = "<section id=\"failures\"><h2>Failures (\(report.failures.count))</h2>\n"
+        guard !report.failures.isEmpty else { return html + "<p>None.</p></section>\n" }
+        html += "<table class=\"list\"><tr><th>Time</th><th>Device</th><th>Connection</th><th>Kind</th><th>Summary</th><th>Record</th></tr>\n"
+        let dangling = Set(report.connections.filter(\.dangling).map(\.id))
+        for failure in report.failures {
+            let pending = failure.connectionID.map(dangling.contains) ?? false
+            let severity = Timeline.failureEvent(failure, pendingAtEnd: pending).severity
+            let device = failure.deviceID.map { titles[$0] ?? $0 } ?? "—"
+            html += "<tr class=\"\(severity.name)\"><td><a href=\"#timeline\" data-t=\"\(failure.timeUs - start)\">+"
+                + Timestamp.relativeSeconds(failure.timeUs - start) + "</a></td><td>\(HTMLText.escape(device))</td>"
+                + "<td>\(HTMLText.escape(failure.connectionID ?? "—"))</td><td>\(failure.kind.rawValue)</td>"
+                + "<td>\(HTMLText.escape(failure.summary))</td><td>\(failure.record.map { "#\($0)" } ?? "—")</td></tr>\n"
+        }
+        return html + "</table></section>\n"
+    }
+
+    static func devices(_ report: SessionReport) -> String {
+        var html = "<section id=\"devices\"><h2>Devices (\(report.devices.count))</h2>\n"
+        for device in report.devices {
+            html += "<details\(device.gatt.isEmpty ? "" : " open")><summary>\(HTMLText.escape(TimelineFormat.title(device)))</summary>\n"
+            html += "<p>" + HTMLText.escape(device.addresses.map { "\($0.address) (\($0.type.rawValue))" }.joined(separator: ", "))
+            if let identity = device.identity { html += " — identity " + HTMLText.escape("\(identity.value) (\(identity.source))") }
+            if !device.companyIDs.isEmpty {
+                html += " — " + HTMLText.escape(device.companyIDs.map { AssignedNumbers.companyName($0) ?? Hex.code($0, width: 4) }
+                    .joined(separator: ", "))
+            }
+            html += " — \(device.advertisements) advertisements"
+            if !device.connectionIDs.isEmpty { html += ", connections " + HTMLText.escape(device.connectionIDs.joined(separator: ", ")) }
+            html += "</p>\n"
+            if device.gatt.isEmpty {
+                html += "<p>No GATT discovery seen.</p>\n"
+            } else {
+                html += "<table class=\"list gatt\"><tr><th>Handle</th><th>Kind</th><th>UUID</th><th>Name</th><th>Properties</th></tr>\n"
+                for attribute in device.gatt {
+                    html += "<tr class=\"\(attribute.kind.rawValue)\"><td>\(Hex.code(attribute.handle, width: 4))</td>"
+                        + "<td>\(attribute.kind.rawValue)</td><td>\(attribute.uuid)</td>"
+                        + "<td>\(HTMLText.escape(AssignedNumbers.name(for: attribute.uuid) ?? ""))</td>"
+                        + "<td>\(HTMLText.escape(attribute.properties.joined(separator: ", ")))</td></tr>\n"
+                }
+                html += "</table>\n"
+            }
+            html += "</details>\n"
+        }
+        return html + "</section>\n"
+    }
+}
+
+/// Makes untrusted text inert in HTML text and attribute values: control characters shown as
+/// escapes (as on the terminal), then `& < > " '` as character references.
+public enum HTMLText {
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        for character in TerminalText.escape(text) {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

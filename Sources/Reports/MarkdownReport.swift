@@ -1,0 +1,97 @@
+import BLEBase
+import Sessions
+
+/// A summary to paste into a GitHub issue or a Jira ticket: the capture's facts, the failures,
+/// the connections per device, and the command line that produced it. Text from the capture is
+/// escaped by `MarkdownText`.
+public enum MarkdownReport {
+    public static func render(_ analysis: Analysis, commandLine: String) -> String {
+        let report = analysis.report
+        let start = report.stats.firstTimeUs ?? 0
+        let devices = Dictionary(report.devices.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        func device(_ id: String?) -> String {
+            guard let id else { return "—" }
+            return MarkdownText.escape(devices[id].map(TimelineFormat.title) ?? id)
+        }
+        func at(_ us: Int64) -> String { "+" + Timestamp.relativeSeconds(us - start) }
+        var lines = ["# bledecode: " + MarkdownText.escape(analysis.info.path), "", "| Capture | |", "| --- | --- |"]
+        let dangling = report.connections.filter(\.dangling).count
+        var facts = [("Format", analysis.info.linkTypeDescription), ("Records", "\(report.stats.records)")]
+        if let first = report.stats.firstTimeUs, let last = report.stats.lastTimeUs {
+            facts.append(("Start", Timestamp.iso8601(unixMicroseconds: first)))
+            facts.append(("Duration", TimelineFormat.duration(last - first)))
+        }
+        facts.append(("Devices", "\(report.devices.count)"))
+        facts.append(("Connections", "\(report.connections.count)" + (dangling > 0 ? " (\(dangling) still up at the end)" : "")))
+        facts.append(("Failures", "\(report.failures.count)"))
+        lines += facts.map { "| \($0.0) | " + MarkdownText.escape($0.1) + " |" }
+
+        lines += ["", "## Failures (\(report.failures.count))", ""]
+        if report.failures.isEmpty {
+            lines.append("None.")
+        } else {
+            lines += ["| Time | Device | Kind | Summary |", "| --- | --- | --- | --- |"]
+            for failure in report.failures {
+                lines.append("| \(at(failure.timeUs)) | \(device(failure.deviceID)) | \(failure.kind.rawValue) | "
+                             + MarkdownText.escape(failure.summary) + " |")
+            }
+        }
+
+        lines += ["", "## Connections per device"]
+        let byDevice = Dictionary(grouping: report.connections) { $0.deviceID ?? "" }
+        for entry in report.devices where byDevice[entry.id] != nil {
+            let addresses = entry.addresses.map { "\($0.address) (\($0.type.rawValue))" }.joined(separator: ", ")
+            lines += ["", "### " + device(entry.id) + " — " + MarkdownText.escape(addresses), ""]
+            lines += ["| Connection | Start | Duration | MTU | Interval | ATT transactions | Not ok | End |",
+                      "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+            for connection in byDevice[entry.id] ?? [] {
+                let totals = connection.transactionTotals.byKey.values
+                let count = totals.reduce(0) { $0 + $1.count }
+                let failed = totals.reduce(0) { $0 + $1.errors + $1.unanswered }
+                let end = connection.dangling ? "still up at the end of the capture"
+                    : connection.disconnectReason.map { "\($0.name) (\(Hex.code($0.rawValue)))" } ?? "ended"
+                let duration = TimelineFormat.duration((connection.endUs ?? connection.lastActivityUs) - connection.startUs)
+                let interval = connection.parameters.last.map { TimelineFormat.duration(Int64($0.intervalUs)) } ?? "—"
+                lines.append("| \(connection.id) | \(at(connection.startUs)) | \(duration) | \(connection.mtu) | \(interval) "
+                             + "| \(count) | \(failed) | " + MarkdownText.escape(end) + " |")
+            }
+        }
+
+        let fence = String(repeating: "`", count: max(3, MarkdownText.longestBacktickRun(commandLine) + 1))
+        lines += ["", "## Command line", "", fence, commandLine.replacing("\n", with: " "), fence]
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// Makes untrusted text inert in Markdown: control characters shown as escapes, `& < >` as
+/// entities, Markdown punctuation (emphasis, links, code, table pipes) behind a
+/// backslash, line breaks as spaces (a table row is one line).
+public enum MarkdownText {
+    /// Characters that start emphasis, code, links or cells anywhere in a line (cells never
+    /// start a line, so `#`, `-`, `+` need no escape there).
+    static let punctuation: Set<Character> = ["\\", "`", "*", "_", "[", "]", "|", "~"]
+
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        for character in TerminalText.escape(text) {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default:
+                if punctuation.contains(character) { out.append("\\") }
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    static func longestBacktickRun(_ text: String) -> Int {
+        var longest = 0, run = 0
+        for character in text {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        return longest
+    }
+}

@@ -1,0 +1,266 @@
+import ATT
+import BLEBase
+import HCI
+import Sessions
+
+extension Timeline {
+    /// Builds the per-device timeline. Failures are lines of their own (with the model's
+    /// one-line reason); a normal line a failure already tells is left out (the disconnection of
+    /// a lost link, a failed attempt), so nothing is said twice and nothing normal stands out.
+    public init(_ analysis: Analysis) {
+        let report = analysis.report
+        startUs = report.stats.firstTimeUs ?? 0
+        endUs = report.stats.lastTimeUs ?? startUs
+        var events: [String: [TimelineEvent]] = [:]
+        var host: [TimelineEvent] = []
+        func add(_ event: TimelineEvent, device: String?) {
+            if let device { events[device, default: []].append(event) } else { host.append(event) }
+        }
+        let gattByDevice = Dictionary(report.devices.map { ($0.id, $0.gatt) }, uniquingKeysWith: { a, _ in a })
+
+        for device in report.devices {
+            for event in Self.advertising(device) { add(event, device: device.id) }
+        }
+        let lostLinks = Set(report.failures.filter { $0.kind == .linkLost }.compactMap(\.connectionID))
+        for connection in report.connections {
+            let gatt = connection.deviceID.flatMap { gattByDevice[$0] } ?? []
+            for event in Self.connectionEvents(connection, gatt: gatt, lost: lostLinks.contains(connection.id)) {
+                add(event, device: connection.deviceID)
+            }
+        }
+        for attempt in report.attempts where attempt.outcome == .cancelled {
+            let waited = attempt.endUs.map { " after waiting " + TimelineFormat.duration($0 - attempt.createUs) } ?? ""
+            add(TimelineEvent(kind: .attempt, timeUs: attempt.createUs, endUs: attempt.endUs,
+                              text: "connection attempt cancelled by the host" + waited), device: attempt.deviceID)
+        }
+        let deviceOfConnection = Dictionary(report.connections.map { ($0.id, $0.deviceID) }, uniquingKeysWith: { a, _ in a })
+        let absorbed = Self.vendorCommandsToldByFailures(analysis.vendorCommands, failures: report.failures)
+        for (index, command) in analysis.vendorCommands.enumerated() where !absorbed.contains(index) {
+            add(Self.vendorEvent(command), device: command.deviceID ?? deviceOfConnection[command.connectionID] ?? nil)
+        }
+        // A rejected LE Create Connection fails as an HCI command with no device: it belongs to
+        // the device the attempt was for.
+        var rejected: [Int64: String] = [:]
+        for attempt in report.attempts where attempt.outcome == .rejected {
+            if let end = attempt.endUs, let device = attempt.deviceID { rejected[end] = device }
+        }
+        let danglingIDs = Set(report.connections.filter(\.dangling).map(\.id))
+        for failure in report.failures {
+            let device = failure.deviceID ?? (failure.kind == .hciCommandFailed ? rejected[failure.timeUs] : nil)
+            add(Self.failureEvent(failure, pendingAtEnd: failure.connectionID.map(danglingIDs.contains) ?? false),
+                device: device)
+        }
+
+        func ordered(_ list: [TimelineEvent]) -> [TimelineEvent] {
+            list.enumerated().sorted { ($0.element.timeUs, Self.rank($0.element), $0.offset)
+                < ($1.element.timeUs, Self.rank($1.element), $1.offset) }.map(\.element)
+        }
+        lanes = report.devices.compactMap { device in
+            events[device.id].map { TimelineLane(device: device, title: TimelineFormat.title(device), events: ordered($0)) }
+        }
+        // Events of a device id no longer in the device list (should not happen) stay visible.
+        let known = Set(report.devices.map(\.id))
+        for (id, list) in events where !known.contains(id) { host += list.map { var e = $0; e.text = id + ": " + e.text; return e } }
+        self.host = ordered(host)
+    }
+
+    /// The vendor commands that did not end well and that a vendor failure of the profile
+    /// already tells (with its reason): on the same connection, at or before the failure, with
+    /// no successful command in between. Their indices in `commands`.
+    static func vendorCommandsToldByFailures(_ commands: [VendorCommandEvent], failures: [Failure]) -> Set<Int> {
+        let vendorFailures = Dictionary(grouping: failures.filter { $0.kind.rawValue.hasPrefix("vendor-") }) { $0.connectionID ?? "" }
+        guard !vendorFailures.isEmpty else { return [] }
+        let fine = Dictionary(grouping: commands.filter { $0.outcome == .ok || $0.outcome == .unsolicited }, by: \.connectionID)
+            .mapValues { $0.map(\.timeUs) }
+        var told: Set<Int> = []
+        for (index, command) in commands.enumerated() where command.outcome != .ok && command.outcome != .unsolicited {
+            guard let failure = vendorFailures[command.connectionID]?.filter({ $0.timeUs >= command.timeUs })
+                .min(by: { $0.timeUs < $1.timeUs }) else { continue }
+            if !(fine[command.connectionID] ?? []).contains(where: { $0 > command.timeUs && $0 < failure.timeUs }) {
+                told.insert(index)
+            }
+        }
+        return told
+    }
+
+    /// At one instant: what happened first reads first; summaries before the end of their span.
+    static func rank(_ event: TimelineEvent) -> Int {
+        switch event.kind {
+        case .traffic: 1
+        case .disconnected: 2
+        case .failure: 3
+        default: 0
+        }
+    }
+
+    /// Advertising bursts of every address in time order, with a line where the address changes.
+    static func advertising(_ device: Device) -> [TimelineEvent] {
+        let bursts = device.addresses.flatMap { address in address.bursts.map { (address, $0) } }
+            .sorted { $0.1.startUs < $1.1.startUs }
+        var events: [TimelineEvent] = []
+        var previous: DeviceAddress?
+        for (address, burst) in bursts {
+            if let previous, previous.address != address.address {
+                events.append(TimelineEvent(kind: .addressChange, timeUs: burst.startUs,
+                                            text: "address changed: \(previous.address) → \(address.address) (\(address.type.rawValue))"))
+            }
+            previous = address
+            var text = burst.count == 1 ? "advertising: 1 advertisement" : "advertising: \(burst.count) advertisements"
+            if burst.count > 1 {
+                text += " over " + TimelineFormat.duration(burst.endUs - burst.startUs)
+                text += ", every ~" + TimelineFormat.duration((burst.endUs - burst.startUs) / Int64(burst.count - 1))
+            }
+            if let low = burst.rssiMin, let high = burst.rssiMax {
+                text += low == high ? ", RSSI \(low) dBm" : ", RSSI \(low)…\(high) dBm"
+            }
+            events.append(TimelineEvent(kind: .advertising, timeUs: burst.startUs, endUs: burst.endUs, text: text))
+        }
+        return events
+    }
+
+    static func connectionEvents(_ connection: Connection, gatt: [GATTAttribute], lost: Bool) -> [TimelineEvent] {
+        let id = connection.id
+        var events: [TimelineEvent] = []
+        var text = "connected as \(connection.role.rawValue)"
+        if let handle = connection.handle { text += ", handle \(Hex.code(handle, width: 4))" }
+        if let access = connection.accessAddress { text += ", access address \(Hex.code(access, width: 8))" }
+        if let create = connection.createUs { text += ", \(TimelineFormat.duration(connection.startUs - create)) after the request" }
+        if let first = connection.parameters.first { text += "; " + parameters(first) }
+        text += "; MTU \(connection.mtu)"
+        if let length = connection.dataLength { text += ", data length \(length.tx)/\(length.rx)" }
+        if let phy = connection.phy { text += ", PHY \(phy.tx)/\(phy.rx)" }
+        if connection.encrypted { text += ", encrypted" }
+        events.append(TimelineEvent(kind: .connected, timeUs: connection.startUs, endUs: connection.endUs, connectionID: id,
+                                    text: text, records: [connection.startRecord]))
+        for update in connection.parameters.dropFirst() {
+            events.append(TimelineEvent(kind: .parameters, timeUs: update.timeUs, connectionID: id,
+                                        text: "parameters updated: " + parameters(update)))
+        }
+        if let discovery = connection.discovery {
+            let services = gatt.filter { $0.kind == .service || $0.kind == .secondaryService }
+            let characteristics = gatt.filter { $0.kind == .characteristic }.count
+            let text = "discovery: \(services.count) services, \(characteristics) characteristics in "
+                + TimelineFormat.duration(discovery.endUs - discovery.startUs)
+                + (services.isEmpty ? "" : " (" + TimelineFormat.list(services.map { TimelineFormat.name($0.uuid) }) + ")")
+            events.append(TimelineEvent(kind: .discovery, timeUs: discovery.startUs, endUs: discovery.endUs,
+                                        connectionID: id, text: text))
+        }
+        for subscription in connection.subscriptions {
+            let what = [subscription.notifications ? "notifications" : nil, subscription.indications ? "indications" : nil]
+                .compactMap { $0 }
+            let text = what.isEmpty ? "unsubscribed from \(subscription.characteristic)"
+                : "subscribed to \(subscription.characteristic) (\(what.joined(separator: ", ")))"
+            events.append(TimelineEvent(kind: .subscription, timeUs: subscription.timeUs, connectionID: id,
+                                        handles: [subscription.cccdHandle], text: text))
+        }
+        let spanEnd = connection.endUs ?? connection.lastActivityUs
+        events += traffic(connection, gatt: gatt, at: spanEnd)
+        if let end = connection.endUs, !lost {
+            var text = "disconnected after " + TimelineFormat.duration(end - connection.startUs)
+            if let reason = connection.disconnectReason { text += ": \(reason.name) (\(Hex.code(reason.rawValue)))" }
+            if let initiator = connection.initiator, initiator != .unknown { text += ", by \(initiator.rawValue)" }
+            events.append(TimelineEvent(kind: .disconnected, timeUs: end, connectionID: id, text: text,
+                                        records: connection.endRecord.map { [$0] } ?? []))
+        }
+        return events
+    }
+
+    /// `interval 30 ms, latency 0, timeout 4 s`.
+    static func parameters(_ p: ConnectionParameters) -> String {
+        "interval \(TimelineFormat.duration(Int64(p.intervalUs))), latency \(p.latency), "
+            + "timeout \(TimelineFormat.duration(Int64(p.supervisionTimeoutMs) * 1000))"
+    }
+
+    /// Requests issued by discovery: summarized by the discovery line instead.
+    static let discoveryOpcodes: Set<UInt8> = [0x04, 0x06, 0x08, 0x10]
+
+    /// One line per characteristic: requests with count, latency and errors; values that need no
+    /// answer counted. With `--verbose` the listed transactions appear under it.
+    static func traffic(_ connection: Connection, gatt: [GATTAttribute], at timeUs: Int64) -> [TimelineEvent] {
+        var parts: [UInt16: [String]] = [:]
+        var errors: [UInt16: Int] = [:]
+        for (key, aggregate) in connection.transactionTotals.byKey.sorted(by: { $0.key < $1.key }) {
+            guard let handle = key.handle, !discoveryOpcodes.contains(key.opcode) else { continue }
+            var part = "\(ATTOpcode(rawValue: key.opcode).name) ×\(aggregate.count)"
+            if let median = aggregate.latencies.median { part += " (median \(TimelineFormat.duration(median)))" }
+            parts[handle, default: []].append(part)
+            errors[handle, default: 0] += aggregate.errors + aggregate.unanswered
+        }
+        // Write Commands are counted as transactions too (no response expected): once is enough.
+        let counted = Set(connection.transactionTotals.byKey.keys.map { "\($0.opcode) \($0.handle ?? 0)" })
+        for (key, count) in connection.valueCounts.sorted(by: { $0.key < $1.key })
+        where !counted.contains("\(key.opcode) \(key.handle)") {
+            parts[key.handle, default: []].append("\(ATTOpcode(rawValue: key.opcode).name) ×\(count)")
+        }
+        return parts.keys.sorted().map { handle in
+            let failed = errors[handle] ?? 0
+            let text = TimelineFormat.attribute(handle, in: gatt) + ": " + (parts[handle] ?? []).joined(separator: ", ")
+                + (failed > 0 ? ", \(failed) not ok" : "")
+            let details = connection.transactions.filter { $0.handle == handle && !discoveryOpcodes.contains($0.opcode.rawValue) }
+                .map(transactionDetail)
+            return TimelineEvent(kind: .traffic, timeUs: timeUs, timed: false, connectionID: connection.id, handles: [handle],
+                                 text: text, details: details)
+        }
+    }
+
+    /// `Write Request aa0159… → Write Response in 21 ms`.
+    static func transactionDetail(_ t: ATTTransaction) -> TimelineDetail {
+        var text = t.opcode.name
+        if let value = t.value, !value.isEmpty {
+            text += " " + Hex.string(Array(value.prefix(16))) + (value.count > 16 ? "…" : "")
+        }
+        let severity: TimelineEvent.Severity
+        switch t.outcome {
+        case .ok, .noResponseExpected:
+            severity = .normal
+            if let response = t.responseOpcode { text += " → \(response.name)" }
+        case .error:
+            severity = .error
+            text += " → Error Response" + (t.errorCode.map { ": \($0.name) (\(Hex.code($0.rawValue)))" } ?? "")
+        case .timeout, .noResponse:
+            severity = .error
+            text += " → no response (\(t.outcome.rawValue))"
+        }
+        if let latency = t.latencyUs { text += " in " + TimelineFormat.duration(latency) }
+        return TimelineDetail(timeUs: t.requestUs, records: [t.requestRecord] + (t.responseRecord.map { [$0] } ?? []),
+                              severity: severity, text: text)
+    }
+
+    static func vendorEvent(_ command: VendorCommandEvent) -> TimelineEvent {
+        let severity: TimelineEvent.Severity
+        let kind: FailureKind?
+        switch command.outcome {
+        case .ok, .unsolicited: (severity, kind) = (.normal, nil)
+        case .failed: (severity, kind) = (.error, .vendorStatusFailure)
+        case .noResponse: (severity, kind) = (.error, .vendorNoResponse)
+        case .crcMismatch: (severity, kind) = (.error, .vendorCRCMismatch)
+        case .malformed: (severity, kind) = (.error, .vendorMalformedFrame)
+        }
+        var text = "vendor " + command.summary
+        if severity != .normal, let kind { text = "\(kind.rawValue): " + text }
+        return TimelineEvent(kind: .vendorCommand, severity: severity, timeUs: command.timeUs,
+                             connectionID: command.connectionID, text: text, failureKind: kind, records: [command.record])
+    }
+
+    /// Things left open stand out in yellow: a link still up, a request or connection still
+    /// pending when the capture ended, a file cut short. Everything else that failed is red.
+    static func failureEvent(_ failure: Failure, pendingAtEnd: Bool) -> TimelineEvent {
+        let severity: TimelineEvent.Severity
+        switch failure.kind {
+        case .danglingConnection, .connectionNeverCompleted, .captureTruncated: severity = .warning
+        case .attNoResponse, .vendorNoResponse: severity = pendingAtEnd ? .warning : .error
+        default: severity = .error
+        }
+        let handles = failure.details.compactMap { field -> UInt16? in
+            guard field.name == "handle" else { return nil }
+            switch field.value {
+            case .int(let v): return UInt16(exactly: v)
+            case .uint(let v): return UInt16(exactly: v)
+            default: return nil
+            }
+        }
+        return TimelineEvent(kind: .failure, severity: severity, timeUs: failure.timeUs, connectionID: failure.connectionID,
+                             handles: handles, text: "\(failure.kind.rawValue): \(failure.summary)",
+                             failureKind: failure.kind, records: failure.record.map { [$0] } ?? [])
+    }
+}

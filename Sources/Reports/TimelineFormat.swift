@@ -1,0 +1,62 @@
+import AssignedNumbers
+import BLEBase
+import Sessions
+
+/// Small text pieces the timeline renderers share: durations, names of attributes.
+enum TimelineFormat {
+    /// `850 µs`, `7.5 ms`, `30 ms`, `1.78 s`, `148 s`.
+    static func duration(_ us: Int64) -> String {
+        let us = max(us, 0)
+        if us < 1_000 { return "\(us) µs" }
+        if us < 100_000 { return trimmed(Double(us) / 1_000, decimals: 1) + " ms" }
+        if us < 1_000_000 { return "\(us / 1_000) ms" }
+        if us < 100_000_000 { return trimmed(Double(us) / 1_000_000, decimals: 2) + " s" }
+        return "\(us / 1_000_000) s"
+    }
+
+    static func trimmed(_ value: Double, decimals: Int) -> String {
+        let scale = decimals == 1 ? 10.0 : 100.0
+        let rounded = (value * scale).rounded() / scale
+        if rounded == rounded.rounded() { return String(Int64(rounded)) }
+        return String(rounded)
+    }
+
+    /// `"LOCK-A101"`: a name from a capture in quotes, cut so a hostile 248-byte name cannot
+    /// flood a line. Escaping for the medium is the renderer's job.
+    static func quoted(_ name: String, limit: Int = 40) -> String {
+        let cut = name.count > limit ? String(name.prefix(limit)) + "…" : name
+        return "\"" + cut.replacing("\"", with: "\\\"") + "\""
+    }
+
+    /// `D2 "DEMO-0B0D"`.
+    static func title(_ device: Device) -> String {
+        ([device.id] + device.names.prefix(1).map { quoted($0) }).joined(separator: " ")
+    }
+
+    /// `Battery (180F)`, `FFE0`.
+    static func name(_ uuid: BluetoothUUID) -> String {
+        AssignedNumbers.name(for: uuid).map { "\($0) (\(uuid))" } ?? uuid.description
+    }
+
+    /// What a handle is in a device's GATT database: `Battery Level (2A19)`, `CCCD of FFE2`,
+    /// `handle 0x0010` when discovery did not cover it.
+    static func attribute(_ handle: UInt16, in gatt: [GATTAttribute]) -> String {
+        guard let attribute = gatt.first(where: { $0.handle == handle }) else { return "handle \(Hex.code(handle, width: 4))" }
+        if attribute.kind == .descriptor, let owner = characteristic(containing: handle, in: gatt) {
+            let descriptor = attribute.uuid == BluetoothUUID(uint16: 0x2902) ? "CCCD" : name(attribute.uuid)
+            return "\(descriptor) of \(name(owner.uuid))"
+        }
+        return name(attribute.uuid)
+    }
+
+    /// The characteristic whose value or descriptors hold `handle`.
+    static func characteristic(containing handle: UInt16, in gatt: [GATTAttribute]) -> GATTAttribute? {
+        gatt.filter { $0.kind == .characteristic && $0.handle <= handle }.max { $0.handle < $1.handle }
+    }
+
+    /// Up to `limit` items, then `+N more`.
+    static func list(_ items: [String], limit: Int = 6) -> String {
+        let shown = items.prefix(limit).joined(separator: ", ")
+        return items.count > limit ? shown + ", +\(items.count - limit) more" : shown
+    }
+}

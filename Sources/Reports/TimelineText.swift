@@ -1,0 +1,130 @@
+import AssignedNumbers
+import BLEBase
+import Sessions
+
+/// How times are printed: seconds since the first record, UTC, or since the previous line of
+/// the same device.
+public enum TimelineTimeFormat: String, Sendable, CaseIterable { case relative, absolute, delta }
+
+/// The terminal timeline `bledecode CAPTURE` prints: per device, one line per meaningful event;
+/// failures red (✗), things left open yellow (!), a closing summary. Every piece of text from
+/// the capture goes through `TerminalText` before it is styled.
+public struct TimelineText {
+    public var style: Style
+    public var time: TimelineTimeFormat
+    /// Record numbers on every line and the transactions under each summary.
+    public var verbose: Bool
+
+    public init(style: Style, time: TimelineTimeFormat = .relative, verbose: Bool = false) {
+        self.style = style
+        self.time = time
+        self.verbose = verbose
+    }
+
+    public func render(_ analysis: Analysis, timeline: Timeline) -> String {
+        let report = analysis.report
+        var lines: [String] = []
+        let span = report.stats.lastTimeUs.map { " over " + TimelineFormat.duration($0 - timeline.startUs) } ?? ""
+        lines.append(style.bold(TerminalText.escape(analysis.info.path)) + ": " + analysis.info.linkTypeDescription
+                     + ", \(report.stats.records) records" + span
+                     + (report.stats.firstTimeUs.map { ", from " + Timestamp.iso8601(unixMicroseconds: $0) } ?? ""))
+        for lane in timeline.lanes {
+            lines.append("")
+            lines.append(style.bold(TerminalText.escape(lane.title)) + "  " + TerminalText.escape(facts(lane.device)))
+            lines += events(lane.events, start: timeline.startUs)
+        }
+        if !timeline.host.isEmpty {
+            lines.append("")
+            lines.append(style.bold("Host and capture"))
+            lines += events(timeline.host, start: timeline.startUs)
+        }
+        lines.append("")
+        lines.append(closingSummary(report))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Addresses, identity, companies, connections: what tells this device apart.
+    func facts(_ device: Device) -> String {
+        var parts = [device.addresses.map { "\($0.address) (\($0.type.rawValue))" }.joined(separator: ", ")]
+        if device.names.count > 1 { parts.append("also named " + device.names.dropFirst().map { TimelineFormat.quoted($0) }
+            .joined(separator: ", ")) }
+        if let identity = device.identity { parts.append("identity \(identity.value) (\(identity.source))") }
+        if !device.companyIDs.isEmpty {
+            parts.append(device.companyIDs.map { AssignedNumbers.companyName($0) ?? Hex.code($0, width: 4) }
+                .joined(separator: ", "))
+        }
+        if !device.connectionIDs.isEmpty { parts.append("connections " + device.connectionIDs.joined(separator: ", ")) }
+        return parts.joined(separator: "  ")
+    }
+
+    func events(_ events: [TimelineEvent], start: Int64) -> [String] {
+        var lines: [String] = []
+        var previous = start
+        for event in events {
+            let stamp = event.timed ? self.stamp(event.timeUs, start: start, previous: previous) : ""
+            if event.timed { previous = event.timeUs }
+            var text = TerminalText.escape(event.text)
+            if verbose && !event.records.isEmpty { text += "  " + records(event.records) }
+            lines.append("  " + pad(stamp) + "  " + (event.connectionID ?? "").padding(to: 4) + marker(event.severity)
+                         + paint(text, event.severity))
+            guard verbose else { continue }
+            // Transactions under a summary are not in line order: with delta times they show
+            // their time from the first record instead.
+            let detailFormat = TimelineText(style: style, time: time == .delta ? .relative : time, verbose: verbose)
+            for detail in event.details {
+                let line = TerminalText.escape(detail.text) + "  " + records(detail.records)
+                lines.append("  " + pad(detailFormat.stamp(detail.timeUs, start: start, previous: previous)) + "      "
+                             + marker(detail.severity) + "  " + paint(line, detail.severity))
+            }
+        }
+        return lines
+    }
+
+    func stamp(_ us: Int64, start: Int64, previous: Int64) -> String {
+        switch time {
+        case .relative: "+" + Timestamp.relativeSeconds(us - start)
+        case .absolute: Timestamp.iso8601(unixMicroseconds: us)
+        case .delta: "Δ" + Timestamp.relativeSeconds(us - previous)
+        }
+    }
+
+    func pad(_ stamp: String) -> String { stamp.padding(toLeft: time == .absolute ? 27 : 11) }
+
+    func records(_ numbers: [Int]) -> String { numbers.map { "#\($0)" }.joined(separator: " ") }
+
+    func marker(_ severity: TimelineEvent.Severity) -> String {
+        switch severity {
+        case .normal: "  "
+        case .warning: style.yellow("!") + " "
+        case .error: style.red("✗") + " "
+        }
+    }
+
+    func paint(_ text: String, _ severity: TimelineEvent.Severity) -> String {
+        switch severity {
+        case .normal: text
+        case .warning: style.yellow(text)
+        case .error: style.red(text)
+        }
+    }
+
+    /// `5 devices, 6 connections (1 still up at the end), 11 failures: att-error 2, …`.
+    func closingSummary(_ report: SessionReport) -> String {
+        var byKind: [FailureKind: Int] = [:]
+        for failure in report.failures { byKind[failure.kind, default: 0] += 1 }
+        let dangling = report.connections.filter(\.dangling).count
+        return "\(report.devices.count) devices, \(report.connections.count) connections"
+            + (dangling > 0 ? " (\(dangling) still up at the end)" : "")
+            + (report.attempts.isEmpty ? "" : ", \(report.attempts.count) attempt(s) that did not connect")
+            + ", \(report.failures.count) failures"
+            + (byKind.isEmpty ? "" : ": " + byKind.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }
+                .joined(separator: ", "))
+    }
+}
+
+extension String {
+    /// Left-aligned in `width` columns (longer text is kept whole).
+    func padding(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    /// Right-aligned in `width` columns.
+    func padding(toLeft width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}

@@ -1,0 +1,68 @@
+import AnalyzerTestSupport
+import Foundation
+import Reports
+import Testing
+
+@Suite(.serialized)
+struct MarkdownReportTests {
+    @Test func equalsGolden() throws {
+        let run = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--format", "markdown"])
+        #expect(run.status == 0)
+        try Golden.check(run.stdout, against: "report-demo-lock.md")
+        #expect(run.stdout.hasSuffix("```\nbledecode Samples/demo-lock.btsnoop --format markdown\n```\n"))
+    }
+
+    @Test func outputExtensionChoosesMarkdown() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-\(getpid()).md").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try CLI.run([CLI.sample("demo-lock.pklg"), "-o", path]).status == 0)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("| Time | Device | Kind | Summary |"))
+    }
+
+    @Test func hostileNamesCannotBreakTheTables() throws {
+        let path = try HostileCapture.write()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try CLI.run([path, "--format", "markdown"])
+        #expect(run.stdout.contains(#"Link to &lt;script&gt;alert(1)&lt;/script&gt; (C0:11:22:33:44:55) lost"#))
+        #expect(!run.stdout.contains("<script"))
+        // Every table row keeps its column count: no unescaped pipe from a name.
+        for row in run.stdout.split(separator: "\n") where row.hasPrefix("| ") {
+            let cells = row.replacing("\\|", with: "").filter { $0 == "|" }.count
+            #expect(cells == 3 || cells == 5 || cells == 9, "\(row)")
+        }
+    }
+
+    @Test func escapesMarkdownAndHTML() {
+        #expect(MarkdownText.escape("a|b`c*d_e[x](y)~<i>&\u{1B}\n") == #"a\|b\`c\*d\_e\[x\](y)\~&lt;i&gt;&amp;\\x1b\\x0a"#)
+    }
+}
+
+/// `--anonymize`: the same pseudonyms in every format, the originals nowhere but in the map.
+@Suite(.serialized)
+struct AnonymizeTests {
+    static let originals = ["LOCK-A101", "LOCK-B7B2", "5C:3A:91:0E:C7:21", "C8:2B:96:41:07:B2", "E4:5F:01:22:33:44", "Scale"]
+
+    @Test(arguments: ["text", "json", "html", "markdown"])
+    func noOriginalInAnyFormat(format: String) throws {
+        let run = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--anonymize", "--format", format])
+        #expect(run.status == 0)
+        for original in Self.originals {
+            #expect(!run.stdout.contains(original), "\(format) still shows \(original)")
+            if original.contains(":") { #expect(!run.stdout.contains(original.lowercased()), "\(format) still shows \(original)") }
+        }
+        #expect(run.stdout.contains("Name-1") && run.stdout.contains("Name-2"))
+        #expect(run.stdout.contains("40:00:00:00:00:01"))   // resolvable private stays resolvable-looking
+    }
+
+    @Test func textAndSummariesAgreeAndTheMapIsWritten() throws {
+        let map = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-map-\(getpid()).json").path
+        defer { try? FileManager.default.removeItem(atPath: map) }
+        let run = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--anonymize", "--anonymize-map", map])
+        #expect(run.stdout.contains("D2 \"Name-2\"  00:00:00:00:00:02 (public)"))
+        #expect(run.stdout.contains("link-lost: Link to Name-2 (00:00:00:00:00:02) lost: Connection Timeout (0x08)"))
+        let mapping = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: map))) as? [String: [String: String]]
+        #expect(mapping?["addresses"]?["00:00:00:00:00:02"] == "C8:2B:96:41:07:B2")
+        #expect(mapping?["names"]?["Name-1"] == "LOCK-A101")
+        #expect(mapping?["names"]?["Name-3"] == "Scale\u{1B}[31m")
+    }
+}

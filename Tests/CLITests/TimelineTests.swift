@@ -1,0 +1,194 @@
+import AnalyzerTestSupport
+import BLEBase
+import CaptureFormats
+import Foundation
+import Reports
+import Sessions
+import Testing
+
+/// The terminal timeline, `bledecode CAPTURE`'s default output.
+@Suite(.serialized)
+struct TimelineTests {
+    static let demoFaults = "synthetic/demo-faults.btsnoop"
+
+    @Test func plainEqualsGolden() throws {
+        let run = try CLI.run([CLI.sample("demo-lock.btsnoop")])
+        #expect(run.status == 0)
+        #expect(!run.stdout.contains("\u{1B}["))
+        try Golden.check(run.stdout, against: "timeline-demo-lock.txt")
+    }
+
+    @Test func colourEqualsGolden() throws {
+        let run = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--color", "always"])
+        try Golden.check(run.stdout, against: "timeline-demo-lock.color.txt")
+        #expect(run.stdout.contains("\u{1B}[31mlink-lost: Link to LOCK-B7B2"))
+        #expect(run.stdout.contains("\u{1B}[33mdangling-connection: "))
+        // The hostile name stays escaped even in colour.
+        #expect(run.stdout.contains(#"D3 "Scale\x1b[31m""#))
+        #expect(!run.stdout.contains("Scale\u{1B}"))
+    }
+
+    @Test func verboseEqualsGoldenWithRecordNumbers() throws {
+        let run = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--verbose", "--time", "delta"])
+        try Golden.check(run.stdout, against: "timeline-demo-lock-verbose.txt")
+        // The failed write under its characteristic, with request and response records.
+        #expect(run.stdout.contains("Write Request 64 → Error Response: Write Not Permitted (0x03) in 32.5 ms  #128 #130"))
+        #expect(run.stdout.contains("connected as central, handle 0x0040, 43.5 ms after the request; interval 30 ms, latency 0, timeout 4 s; MTU 247, data length 251/251  #31\n"))
+    }
+
+    @Test func colourOffWithNoColorOrNever() throws {
+        // CLI.run sets NO_COLOR and the output is a pipe: auto means no colour.
+        let auto = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--color", "auto"])
+        let never = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--color", "never"])
+        #expect(!auto.stdout.contains("\u{1B}[") && !never.stdout.contains("\u{1B}["))
+    }
+
+    @Test func deviceFilterKeepsOneLane() throws {
+        let byID = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--device", "D2"])
+        let byName = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--device", "b7b2"])
+        let byAddress = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--device", "c8:2b:96:41:07:b2"])
+        for run in [byID, byName, byAddress] {
+            #expect(run.stdout.contains("\nD2 \"LOCK-B7B2\""))
+            #expect(!run.stdout.contains("\nD1 ") && !run.stdout.contains("\nD3 "))
+            #expect(!run.stdout.contains("Host and capture"))
+        }
+    }
+
+    @Test func onlyFailuresShowsOnlyMarkedLines() throws {
+        let run = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--only-failures"])
+        let events = run.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") }
+        #expect(events.count == 6)
+        #expect(events.allSatisfy { $0.contains("✗ ") || $0.contains("! ") })
+        #expect(!run.stdout.contains("\nD3 "))   // the scale never failed
+    }
+
+    @Test func timeWindowRelativeAndAbsolute() throws {
+        let relative = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--since", "2", "--until", "6.9"])
+        let absolute = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--since", "2024-04-25T08:23:54Z",
+                                    "--until", "2024-04-25T08:23:58.9Z"])
+        #expect(relative.stdout == absolute.stdout)
+        let times = relative.stdout.split(separator: "\n").compactMap { line -> Double? in
+            line.split(separator: " ").first.flatMap { $0.hasPrefix("+") ? Double($0.dropFirst()) : nil }
+        }
+        #expect(!times.isEmpty)
+        // Spans that overlap the window (C2 started before 2 s) stay; nothing starts after 6.9 s.
+        #expect(times.allSatisfy { $0 <= 6.9 })
+        #expect(relative.stdout.contains("link-lost"))
+        #expect(!relative.stdout.contains("dangling-connection:"))
+        let bad = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--since", "yesterday"])
+        #expect(bad.status == 2)
+    }
+
+    @Test func handleAndUUIDFilters() throws {
+        let byHandle = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--handle", "0x000c"])
+        let byUUID = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--uuid", "2a19"])
+        for run in [byHandle, byUUID] {
+            #expect(run.stdout.contains("Battery Level (2A19): Write Request ×1"))
+            #expect(run.stdout.contains("att-error: Write Request to Battery Level (2A19) failed"))
+            #expect(!run.stdout.contains("FFE1:"))
+            #expect(!run.stdout.contains("advertising:"))
+        }
+        // The connection line stays as context for the lines that matched on it.
+        #expect(byHandle.stdout.contains("C2    connected as central"))
+    }
+
+    @Test func absoluteTimes() throws {
+        let run = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--time", "absolute", "--device", "D3"])
+        #expect(run.stdout.contains("  2024-04-25T08:23:52.052500Z        advertising: 4 advertisements"))
+    }
+
+    /// With the demo profile, every failure the generator injected shows highlighted with its
+    /// reason; every highlighted line is a failure of the report or a vendor command that did
+    /// not end well.
+    @Test(.enabled(if: SharedCaptures.present, "needs ../shared/captures"))
+    func demoFaultsHighlightsEveryFailureAndNothingElse() throws {
+        let truth = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: SharedCaptures.path(Self.demoFaults + ".truth.json")))) as? [String: Any]
+        let injected = (truth?["failures"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        let kinds: [String: String] = [
+            "hci_cmd_complete_error": "hci-command-failed", "hci_cmd_status_error": "hci-command-failed",
+            "att_write_not_permitted": "att-error", "att_read_insufficient_auth": "att-error",
+            "conn_fail_3e": "connection-failed", "create_conn_never_completes": "connection-never-completed",
+            "dangling_connection": "dangling-connection", "write_no_response_link_drop": "att-no-response",
+            "truncated_final_record": "capture-truncated", "vendor_bad_crc": "vendor-crc-mismatch",
+            "vendor_no_response": "vendor-no-response", "vendor_status_fail": "vendor-status-failure",
+        ]
+        let arguments = [SharedCaptures.path(Self.demoFaults), "--profile", "Samples/profiles/demo-lock.yaml"]
+        let run = try CLI.run(arguments + ["--color", "always"])
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        let highlighted = lines.filter { $0.contains("\u{1B}[31m") || $0.contains("\u{1B}[33m") }
+        var expected: [String: Int] = [:]
+        for kind in injected { expected[try #require(kinds[kind], "unmapped truth kind \(kind)"), default: 0] += 1 }
+        #expect(expected.values.reduce(0, +) == 12)
+        for (kind, count) in expected {
+            let shown = highlighted.filter { $0.contains("m\(kind): ") }
+            #expect(shown.count >= count, "\(kind): \(shown.count) highlighted, \(count) injected")
+            // Each says why in words after the kind.
+            #expect(shown.allSatisfy { line in
+                line.components(separatedBy: "m\(kind): ").last.map { $0.count > 20 } ?? false })
+        }
+        let report = try CLI.run(["report"] + arguments)
+        let failures = (try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["failures"]
+            as? [[String: Any]] ?? []
+        let summaries = failures.compactMap { failure -> String? in
+            guard let kind = failure["kind"] as? String, let summary = failure["summary"] as? String else { return nil }
+            return "\(kind): \(summary)"
+        }
+        #expect(summaries.count == 14)
+        for summary in summaries {
+            #expect(highlighted.contains { $0.contains(summary) }, "not highlighted: \(summary)")
+        }
+        for line in highlighted {
+            let isFailure = summaries.contains { line.contains($0) }
+            let isFailedCommand = line.contains(": vendor ") && !line.contains(" ok in ")
+            #expect(isFailure || isFailedCommand, "highlighted but not a failure: \(line)")
+        }
+        // The plain text marks the same lines.
+        let plain = try CLI.run(arguments)
+        #expect(plain.stdout.split(separator: "\n").filter { $0.contains(" ✗ ") || $0.contains(" ! ") }.count == highlighted.count)
+    }
+
+    @Test func vendorCommandsShowByNameWithOutcomeAndLatency() throws {
+        var analysis = Analysis.run(try CaptureFile.open(SharedCaptures.packageRoot.appendingPathComponent("Samples/demo-lock.btsnoop").path))
+        let start = analysis.report.stats.firstTimeUs ?? 0
+        analysis.vendorCommands = [
+            VendorCommandEvent(timeUs: start + 1_000_000, record: 60, connectionID: "C1", deviceID: "D1", name: "UNLOCK (0x10)",
+                               outcome: .ok, latencyUs: 40_000, summary: "UNLOCK seq 0x5A ok in 40 ms"),
+            VendorCommandEvent(timeUs: start + 1_100_000, record: 70, connectionID: "C1", deviceID: nil, name: "LOCK (0x11)",
+                               outcome: .failed, latencyUs: 41_000, summary: "LOCK seq 0x5B failed: status 0x03"),
+        ]
+        let text = TimelineText(style: Style(enabled: true)).render(analysis, timeline: Timeline(analysis))
+        #expect(text.contains("    +1.000000  C1    vendor UNLOCK seq 0x5A ok in 40 ms\n"))
+        #expect(text.contains("    +1.100000  C1  \u{1B}[31m✗\u{1B}[0m \u{1B}[31mvendor-status-failure: vendor LOCK seq 0x5B failed: status 0x03\u{1B}[0m\n"))
+        // When the profile reports the failure itself, that line (with its reason) replaces the command's.
+        analysis.report.failures.append(Failure(kind: .vendorStatusFailure, timeUs: start + 1_141_000, record: nil,
+                                                deviceID: "D1", connectionID: "C1", summary: "response LOCK (0x91) seq 91: status 0x03"))
+        let told = TimelineText(style: Style(enabled: false)).render(analysis, timeline: Timeline(analysis))
+        #expect(!told.contains("vendor LOCK seq 0x5B"))
+        #expect(told.contains("    +1.141000  C1  ✗ vendor-status-failure: response LOCK (0x91) seq 91: status 0x03\n"))
+        let html = HTMLReport.render(analysis, timeline: Timeline(analysis), commandLine: "bledecode x")
+        #expect(html.contains("C1 vendor UNLOCK seq 0x5A ok in 40 ms"))
+    }
+
+    @Test func timeBoundsParse() {
+        #expect(TimeBound("12.5") == .relative(12_500_000))
+        #expect(TimeBound("+3") == .relative(3_000_000))
+        #expect(TimeBound("1500ms") == .relative(1_500_000))
+        #expect(TimeBound("2s") == .relative(2_000_000))
+        #expect(TimeBound("2024-04-25T08:23:52.123646Z") == .absolute(1_714_033_432_123_646))
+        #expect(TimeBound("2024-04-25T08:23:52.5") == .absolute(1_714_033_432_500_000))
+        #expect(TimeBound("1970-01-01T00:00:00Z") == .absolute(0))
+        for bad in ["", "-1", "nan", "inf", "2024-13-01T00:00:00Z", "2024-04-25T24:00:00Z", "2024-04-25", "12.5h", "1e10"] {
+            #expect(TimeBound(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func progressRedrawsOnlyWhenThePercentageMovesAndNotTooOften() {
+        var bar = TimelineProgress(totalBytes: 10_000_000)
+        #expect(bar.update(offset: 0, nowUs: 0) == "[..............................]   0%  0.0 of 10.0 MB")
+        #expect(bar.update(offset: 5_000_000, nowUs: 50_000) == nil)           // too soon
+        #expect(bar.update(offset: 5_000_000, nowUs: 150_000) == "[###############...............]  50%  5.0 of 10.0 MB")
+        #expect(bar.update(offset: 5_000_001, nowUs: 400_000) == nil)          // same percentage
+        #expect(bar.update(offset: 20_000_000, nowUs: 600_000) == "[##############################] 100%  10.0 of 10.0 MB")
+    }
+}
