@@ -34,6 +34,7 @@ let package = Package(
         ]),
         .target(name: "AnalyzerTestSupport", dependencies: ["BLEBase", "CaptureFormats", "CZlib"]),
         .executableTarget(name: "make-samples", dependencies: ["AnalyzerTestSupport"]),
+        .executableTarget(name: "make-big-capture", dependencies: ["AnalyzerTestSupport"]),
         .testTarget(name: "BLEBaseTests", dependencies: ["BLEBase", "AssignedNumbers"]),
         .testTarget(name: "CaptureFormatsTests", dependencies: ["CaptureFormats", "AnalyzerTestSupport"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "AssignedNumbers"]),

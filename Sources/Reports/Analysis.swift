@@ -48,9 +48,8 @@ public struct Analysis {
         analysis.vendorFrames = vendor.frames.enumerated()
             .sorted { ($0.element.firstTimeUs, $0.offset) < ($1.element.firstTimeUs, $1.offset) }.map(\.element)
         analysis.vendorTotals = vendor.totals
-        analysis.vendorFirstFragments = vendor.firstFragments.filter { key, _ in
-            analysis.vendorFrames.contains { "\($0.connection)#\($0.id)" == key }
-        }
+        let listed = Set(analysis.vendorFrames.map { "\($0.connection)#\($0.id)" })
+        analysis.vendorFirstFragments = vendor.firstFragments.filter { listed.contains($0.key) }
         analysis.vendorCommands = vendor.commands
         analysis.profiles = profiles.map(\.name)
         if vendor.listingCapped {

@@ -69,6 +69,7 @@ public struct VendorLayer {
         case .connectionEnded(let connection, let timeUs):
             guard var session = sessions.removeValue(forKey: connection) else { return }
             absorb(session.linkDown(timeUs: timeUs))
+            fragmentStarts[connection] = nil
         }
     }
 
@@ -107,16 +108,21 @@ public struct VendorLayer {
             switch event {
             case .frame(let frame):
                 count(frame)
-                if let start = fragmentStarts[frame.connection]?[frame.firstRecord] {
-                    firstFragments["\(frame.connection)#\(frame.id)"] = start
-                }
+                let start = fragmentStarts[frame.connection]?[frame.firstRecord]
                 fragmentStarts[frame.connection] = fragmentStarts[frame.connection]?.filter { $0.key > frame.lastRecord }
                 let failed = frame.outcome != .ok
+                let listed: Bool
                 switch listing {
-                case .all where frames.count < Self.listingCap: frames.append(frame)
+                case .all where frames.count < Self.listingCap: listed = true
                 case .all, .failed:
-                    if failed { frames.append(frame) } else if listing == .all { listingCapped = true }
-                case .none: break
+                    listed = failed
+                    if !failed && listing == .all { listingCapped = true }
+                case .none: listed = false
+                }
+                if listed {
+                    frames.append(frame)
+                    // Only listed frames are looked up: the others' starts would grow with the capture.
+                    if let start { firstFragments["\(frame.connection)#\(frame.id)"] = start }
                 }
                 if frame.direction == .hostToDevice || frame.outcome == .unsolicited || frame.outcome == .crcMismatch
                     || frame.outcome == .malformed {
