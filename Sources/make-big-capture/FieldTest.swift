@@ -42,8 +42,14 @@ struct FieldTest {
     private var battery: UInt16 { model.characteristic(0x2A19)?.valueHandle ?? 0 }
 
     /// The opening: scanning, every lock advertising, every lock connected and discovered.
-    mutating func opening() -> [CaptureRecord] {
+    /// `newIndex` starts with the Linux monitor's New Index record (type primary, bus USB,
+    /// address, name `hci0`), which btmon needs to follow connections.
+    mutating func opening(newIndex: Bool) -> [CaptureRecord] {
         var s = HCIScenario(startUs: clockUs)
+        if newIndex {
+            s.append(.control(name: "New Index", code: 0), .unknown,
+                     [0x00, 0x01, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11] + Array("hci0".utf8) + [0, 0, 0, 0])
+        }
         s.command(HCIScenario.leSetScanParameters, [0x01, 0x60, 0x00, 0x30, 0x00, 0x00, 0x00])
         s.commandComplete(HCIScenario.leSetScanParameters)
         s.command(HCIScenario.leSetScanEnable, [0x01, 0x00])
@@ -97,7 +103,6 @@ struct FieldTest {
         s.createConnection(to: locks[index].address, random: true, intervalUnits: 24)
         s.wait(ms: 30)
         s.connectionComplete(handle: handle, peer: locks[index].address, random: true, intervalUnits: 24, subevent: 0x0A)
-        s.dataLengthChange(handle: handle)
         if locks[index].mtu > 23 { s.exchangeMTU(handle: handle, server: UInt16(locks[index].mtu)) }
         if discover { s.discover(handle: handle, model: model) }
         if let cccd = notify?.cccdHandle { s.writeRequest(handle: handle, attribute: cccd, value: [0x01, 0x00]) }
