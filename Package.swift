@@ -50,3 +50,26 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (docs/fuzzing.md, Fuzz/smoke): declared only when BLEDECODE_FUZZ=1, because they
+// get their `main` from `-sanitize=fuzzer` and are built into their own scratch path.
+if Context.environment["BLEDECODE_FUZZ"] == "1" {
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["CaptureFormats"], path: "Fuzz/FuzzSupport"))
+    let fuzzTargets: [(String, [Target.Dependency])] = [
+        ("fuzz-btsnoop", ["CaptureFormats"]),
+        ("fuzz-pcap", ["CaptureFormats"]),
+        ("fuzz-packetlogger", ["CaptureFormats"]),
+        ("fuzz-capture", ["CaptureFormats"]),
+        ("fuzz-hci", ["CaptureFormats", "PacketDecoding", "Reports"]),
+        ("fuzz-l2cap", ["BLEBase", "L2CAP"]),
+        ("fuzz-att", ["BLEBase", "ATT"]),
+        ("fuzz-ll", ["LinkLayer"]),
+        ("fuzz-profile", ["VendorDecoding"]),
+        ("fuzz-pipeline", ["CaptureFormats", "Reports", "VendorDecoding"]),
+    ]
+    for (name, dependencies) in fuzzTargets {
+        package.targets.append(.executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies,
+                                                 path: "Fuzz/\(name)",
+                                                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    }
+}
