@@ -52,9 +52,11 @@ let package = Package(
 )
 
 // libFuzzer targets (docs/fuzzing.md, Fuzz/smoke): declared only when BLEDECODE_FUZZ=1, because they
-// get their `main` from `-sanitize=fuzzer` and are built into their own scratch path.
+// link only with `-sanitize=fuzzer` (libFuzzer's driver); Fuzz/smoke builds them in their own scratch path.
 if Context.environment["BLEDECODE_FUZZ"] == "1" {
-    package.targets.append(.target(name: "FuzzSupport", dependencies: ["CaptureFormats"], path: "Fuzz/FuzzSupport"))
+    package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"))
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["CaptureFormats", "CFuzzDriver"],
+                                   path: "Fuzz/FuzzSupport"))
     let fuzzTargets: [(String, [Target.Dependency])] = [
         ("fuzz-btsnoop", ["CaptureFormats"]),
         ("fuzz-pcap", ["CaptureFormats"]),
@@ -69,7 +71,6 @@ if Context.environment["BLEDECODE_FUZZ"] == "1" {
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(.executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies,
-                                                 path: "Fuzz/\(name)",
-                                                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+                                                 path: "Fuzz/\(name)"))
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CaptureFormats
+import CFuzzDriver
 
 /// What the libFuzzer targets share: a capture file made from the input, and a cursor that splits
 /// the input into small fields (a kind byte, a length byte, bytes) so one input drives a sequence.
@@ -30,10 +31,18 @@ public enum FuzzInput {
         return records
     }
 
-    /// The input's bytes as given to `LLVMFuzzerTestOneInput`.
-    public static func bytes(_ start: UnsafeRawPointer?, _ count: Int) -> [UInt8] {
+    /// The input's bytes as libFuzzer hands them over.
+    public static func bytes(_ start: UnsafePointer<UInt8>?, _ count: Int) -> [UInt8] {
         guard let start, count > 0 else { return [] }
-        return Array(UnsafeRawBufferPointer(start: start, count: count))
+        return Array(UnsafeBufferPointer(start: start, count: count))
+    }
+
+    /// Runs libFuzzer's driver with the process's arguments (a target's whole `main`; SwiftPM
+    /// renames an executable's `main`, so libFuzzer's own cannot be used).
+    public static func run(_ target: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> Never {
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv, target))
     }
 }
 

@@ -3,10 +3,11 @@ import FuzzSupport
 import PacketDecoding
 import Reports
 
+FuzzInput.run(fuzzHCI)
+
 /// HCI packets through the packet decoder (HCI → L2CAP reassembly → ATT/SMP/signalling), rendered
 /// as the packet list does: the input is a sequence of (kind, direction, length, bytes).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzHCI(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+func fuzzHCI(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let kinds: [RecordKind] = [.hciCommand, .hciEvent, .aclData, .scoData, .isoData]
     var cursor = FuzzCursor(FuzzInput.bytes(start, count))
     var decoder = PacketDecoder()

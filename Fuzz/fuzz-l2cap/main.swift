@@ -2,10 +2,11 @@ import BLEBase
 import FuzzSupport
 import L2CAP
 
+FuzzInput.run(fuzzL2CAP)
+
 /// L2CAP reassembly over a sequence of fragments (stream, start flag, bytes, cut), and every
 /// complete frame decoded as signalling and SMP and rendered.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzL2CAP(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+func fuzzL2CAP(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var cursor = FuzzCursor(FuzzInput.bytes(start, count))
     var reassembler = L2CAPReassembler()
     var index = 0

@@ -1,9 +1,10 @@
 import CaptureFormats
 import FuzzSupport
 
-/// The PacketLogger reader (it has no magic: detection reads the first records' shape).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzPacketLogger(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+FuzzInput.run(fuzzCapture)
+
+/// Format detection and every reader behind it: gzip, Android bug reports (text and zip).
+func fuzzCapture(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     FuzzInput.withFile(FuzzInput.bytes(start, count)) { path in
         if let reader = try? CaptureFile.open(path) { FuzzInput.drain(reader) }
     }

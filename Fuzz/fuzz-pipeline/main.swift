@@ -3,10 +3,11 @@ import FuzzSupport
 import Reports
 import VendorDecoding
 
+FuzzInput.run(fuzzPipeline)
+
 /// The whole pipeline on any file: detection, reader, decoding, sessions, vendor decoding with
 /// the demo-lock profile, and the JSON report and text timeline rendered.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzPipeline(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+func fuzzPipeline(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     FuzzInput.withFile(FuzzInput.bytes(start, count)) { path in
         guard let reader = try? CaptureFile.open(path) else { return }
         let analysis = Analysis.run(reader, profiles: DemoLockProfile.profiles)

@@ -1,10 +1,11 @@
 import FuzzSupport
 import LinkLayer
 
+FuzzInput.run(fuzzLL)
+
 /// Air captures: a sequence of (link type, time step, bytes) through the link-layer tracker
 /// (pseudo-headers, advertising and data PDUs, control procedures, connection following).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzLL(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+func fuzzLL(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let linkTypes: [UInt32] = [251, 256, 272, 157, 192]
     var cursor = FuzzCursor(FuzzInput.bytes(start, count))
     var tracker = LinkLayerTracker()
