@@ -22,15 +22,16 @@ public struct Analysis {
     public var profiles: [String] = []
 
     /// Runs the analysis; `onPacket` sees each decoded packet and what the sessions made of it
-    /// (for callers that render as they go).
+    /// (for callers that render as they go). `vendorCommands: false` leaves `vendorCommands`
+    /// empty, for renderings that do not show them (the JSON report), so memory stays flat.
     public static func run(_ reader: any RecordReader, options: SessionOptions = SessionOptions(),
-                           profiles: [Profile] = [], frames: VendorLayer.Listing = .all,
+                           profiles: [Profile] = [], frames: VendorLayer.Listing = .all, vendorCommands: Bool = true,
                            onPacket: ((DecodedPacket, [SessionEvent]) -> Void)? = nil) -> Analysis {
         var options = options
         if options.classifier == nil { options.classifier = VendorLayer.classifier(for: profiles) }
         var decoder = PacketDecoder()
         var sessions = SessionAnalyzer(options: options)
-        var vendor = VendorLayer(profiles: profiles, listing: frames)
+        var vendor = VendorLayer(profiles: profiles, listing: frames, keepsCommands: vendorCommands)
         while let record = reader.next() {
             let packet = decoder.decode(record)
             let events = sessions.process(packet)

@@ -31,9 +31,14 @@ public struct VendorLayer {
     /// Failures counted but not listed (past the per-kind cap).
     public private(set) var suppressedFailures: [FailureKind: Int] = [:]
 
-    public init(profiles: [Profile], listing: Listing = .all) {
+    /// False when nobody will read `commands` (the JSON report does not): one fewer list that
+    /// grows with the capture.
+    let keepsCommands: Bool
+
+    public init(profiles: [Profile], listing: Listing = .all, keepsCommands: Bool = true) {
         self.profiles = profiles
         self.listing = listing
+        self.keepsCommands = keepsCommands
     }
 
     /// A classifier for the session analysis: identity and profile from advertising data.
@@ -63,7 +68,7 @@ public struct VendorLayer {
             sessions[value.connectionID] = session
             absorb(events)
         case .writeResponse(let connection, let timeUs):
-            guard var session = sessions[connection] else { return }
+            guard var session = sessions.removeValue(forKey: connection) else { return }
             absorb(session.writeResponse(timeUs: timeUs))
             sessions[connection] = session
         case .connectionEnded(let connection, let timeUs):
@@ -81,9 +86,10 @@ public struct VendorLayer {
         sessions.removeAll()
     }
 
-    /// The session of a connection, created on its first value once a profile applies.
+    /// The session of a connection, created on its first value once a profile applies. It is
+    /// taken out of `sessions` (the caller puts it back), so that changing it copies nothing.
     private mutating func session(for value: ATTValueEvent, analyzer: inout SessionAnalyzer) -> VendorSession? {
-        if let existing = sessions[value.connectionID] { return existing }
+        if let existing = sessions.removeValue(forKey: value.connectionID) { return existing }
         if unmatched.contains(value.connectionID) { return nil }
         let services = analyzer.gattServices(ofConnection: value.connectionID)
         let advertised = value.profile.flatMap { name in profiles.first { $0.name == name } }.flatMap { profile in
@@ -124,7 +130,7 @@ public struct VendorLayer {
                     // Only listed frames are looked up: the others' starts would grow with the capture.
                     if let start { firstFragments["\(frame.connection)#\(frame.id)"] = start }
                 }
-                if frame.direction == .hostToDevice || frame.outcome == .unsolicited || frame.outcome == .crcMismatch
+                if keepsCommands, frame.direction == .hostToDevice || frame.outcome == .unsolicited || frame.outcome == .crcMismatch
                     || frame.outcome == .malformed {
                     commands.append(commandEvent(frame))
                 }

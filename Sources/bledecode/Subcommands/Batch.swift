@@ -133,9 +133,9 @@ struct BatchJob: Sendable {
                                elapsedNs: DispatchTime.now().uptimeNanoseconds - started)
         }
         let analysis = Analysis.run(reader, options: SessionOptions(transactions: .failed), profiles: profiles,
-                                    frames: frames)
+                                    frames: frames, vendorCommands: false)
         let damaged = analysis.diagnostics.contains { $0.severity == .error }
-        let written = Self.write(ReportJSON.render(analysis, commandLine: commandLine), to: reportPath)
+        let written = Self.write(analysis, commandLine: commandLine, to: reportPath)
         let report = analysis.report
         let failures = report.stats.failuresByKind.values.reduce(0, +)
         line.field("status", written ? (damaged ? "damaged" : "ok") : "report-not-written")
@@ -163,11 +163,12 @@ struct BatchJob: Sendable {
 
     var reportPath: String { folder + "/" + reportName }
 
-    private static func write(_ bytes: [UInt8], to path: String) -> Bool {
+    /// Streams the JSON report to `path` (memory stays flat however long the report).
+    private static func write(_ analysis: Analysis, commandLine: String, to path: String) -> Bool {
         let fd = Foundation.open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { return false }
         let out = BufferedOutput(fileDescriptor: fd, closeWhenDone: true)
-        out.write(bytes: bytes)
+        ReportJSON.write(analysis, commandLine: commandLine) { out.write(bytes: $0) }
         out.write("\n")
         out.flush()
         return true
