@@ -212,6 +212,7 @@ extension SessionAnalyzer {
             finished.append(stale)
         }
         live[link] = LiveConnection(connection: connection, slot: slot)
+        connectionSlots[id] = slot
         stats.maxConcurrentConnections = max(stats.maxConcurrentConnections, live.count)
         registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs)
     }
