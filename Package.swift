@@ -34,6 +34,7 @@ let package = Package(
         ]),
         .target(name: "AnalyzerTestSupport", dependencies: ["BLEBase", "CaptureFormats", "CZlib"]),
         .executableTarget(name: "make-samples", dependencies: ["AnalyzerTestSupport"]),
+        .executableTarget(name: "make-big-capture", dependencies: ["AnalyzerTestSupport"]),
         .testTarget(name: "BLEBaseTests", dependencies: ["BLEBase", "AssignedNumbers"]),
         .testTarget(name: "CaptureFormatsTests", dependencies: ["CaptureFormats", "AnalyzerTestSupport"]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "AssignedNumbers"]),
@@ -49,3 +50,27 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (docs/fuzzing.md, Fuzz/smoke): declared only when BLEDECODE_FUZZ=1, because they
+// link only with `-sanitize=fuzzer` (libFuzzer's driver); Fuzz/smoke builds them in their own scratch path.
+if Context.environment["BLEDECODE_FUZZ"] == "1" {
+    package.targets.append(.target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"))
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["CaptureFormats", "CFuzzDriver"],
+                                   path: "Fuzz/FuzzSupport"))
+    let fuzzTargets: [(String, [Target.Dependency])] = [
+        ("fuzz-btsnoop", ["CaptureFormats"]),
+        ("fuzz-pcap", ["CaptureFormats"]),
+        ("fuzz-packetlogger", ["CaptureFormats"]),
+        ("fuzz-capture", ["CaptureFormats"]),
+        ("fuzz-hci", ["CaptureFormats", "PacketDecoding", "Reports"]),
+        ("fuzz-l2cap", ["BLEBase", "L2CAP"]),
+        ("fuzz-att", ["BLEBase", "ATT"]),
+        ("fuzz-ll", ["LinkLayer"]),
+        ("fuzz-profile", ["VendorDecoding"]),
+        ("fuzz-pipeline", ["CaptureFormats", "Reports", "VendorDecoding"]),
+    ]
+    for (name, dependencies) in fuzzTargets {
+        package.targets.append(.executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies,
+                                                 path: "Fuzz/\(name)"))
+    }
+}

@@ -22,15 +22,16 @@ public struct Analysis {
     public var profiles: [String] = []
 
     /// Runs the analysis; `onPacket` sees each decoded packet and what the sessions made of it
-    /// (for callers that render as they go).
+    /// (for callers that render as they go). `vendorCommands: false` leaves `vendorCommands`
+    /// empty, for renderings that do not show them (the JSON report), so memory stays flat.
     public static func run(_ reader: any RecordReader, options: SessionOptions = SessionOptions(),
-                           profiles: [Profile] = [], frames: VendorLayer.Listing = .all,
+                           profiles: [Profile] = [], frames: VendorLayer.Listing = .all, vendorCommands: Bool = true,
                            onPacket: ((DecodedPacket, [SessionEvent]) -> Void)? = nil) -> Analysis {
         var options = options
         if options.classifier == nil { options.classifier = VendorLayer.classifier(for: profiles) }
         var decoder = PacketDecoder()
         var sessions = SessionAnalyzer(options: options)
-        var vendor = VendorLayer(profiles: profiles, listing: frames)
+        var vendor = VendorLayer(profiles: profiles, listing: frames, keepsCommands: vendorCommands)
         while let record = reader.next() {
             let packet = decoder.decode(record)
             let events = sessions.process(packet)
@@ -48,9 +49,8 @@ public struct Analysis {
         analysis.vendorFrames = vendor.frames.enumerated()
             .sorted { ($0.element.firstTimeUs, $0.offset) < ($1.element.firstTimeUs, $1.offset) }.map(\.element)
         analysis.vendorTotals = vendor.totals
-        analysis.vendorFirstFragments = vendor.firstFragments.filter { key, _ in
-            analysis.vendorFrames.contains { "\($0.connection)#\($0.id)" == key }
-        }
+        let listed = Set(analysis.vendorFrames.map { "\($0.connection)#\($0.id)" })
+        analysis.vendorFirstFragments = vendor.firstFragments.filter { listed.contains($0.key) }
         analysis.vendorCommands = vendor.commands
         analysis.profiles = profiles.map(\.name)
         if vendor.listingCapped {

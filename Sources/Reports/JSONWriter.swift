@@ -12,6 +12,15 @@ public struct JSONWriter {
 
     public init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
 
+    /// Hands over the text written so far and starts an empty buffer (the document's nesting is
+    /// kept), so that a long document can be streamed out in pieces.
+    public mutating func takeBytes() -> [UInt8] {
+        let taken = bytes
+        bytes = []
+        bytes.reserveCapacity(min(taken.count, 1 << 16))
+        return taken
+    }
+
     private mutating func separator() {
         if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
         needsComma[needsComma.count - 1] = true

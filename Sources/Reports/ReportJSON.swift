@@ -11,7 +11,18 @@ public enum ReportJSON {
     public static let schemaVersion = 1
 
     public static func render(_ analysis: Analysis, commandLine: String) -> [UInt8] {
-        var w = JSONWriter(capacity: 1 << 16)
+        var whole: [UInt8] = []
+        write(analysis, commandLine: commandLine, chunkSize: .max) { whole = $0 }
+        return whole
+    }
+
+    /// Streams the same report to `sink` in pieces of about `chunkSize` bytes, so that memory
+    /// does not grow with the report (a long capture's report is tens of MB).
+    public static func write(_ analysis: Analysis, commandLine: String, chunkSize: Int = 1 << 16,
+                             to sink: ([UInt8]) -> Void) {
+        var w = JSONWriter(capacity: min(chunkSize, 1 << 16) + 4096)
+        /// Called between the elements of the long arrays.
+        func flushIfFull() { if w.bytes.count >= chunkSize { sink(w.takeBytes()) } }
         let report = analysis.report
         w.beginObject()
         w.field("schemaVersion", schemaVersion)
@@ -25,13 +36,17 @@ public enum ReportJSON {
         stats(report.stats, into: &w)
         w.key("devices")
         w.beginArray()
-        for device in report.devices { self.device(device, into: &w) }
+        for device in report.devices {
+            self.device(device, into: &w)
+            flushIfFull()
+        }
         w.endArray()
         let gattByDevice = Dictionary(report.devices.map { ($0.id, $0.gatt) }, uniquingKeysWith: { a, _ in a })
         w.key("connections")
         w.beginArray()
         for connection in report.connections {
             self.connection(connection, gatt: connection.deviceID.flatMap { gattByDevice[$0] } ?? [], into: &w)
+            flushIfFull()
         }
         w.endArray()
         w.key("connectionAttempts")
@@ -56,14 +71,18 @@ public enum ReportJSON {
         w.beginArray()
         for frame in analysis.vendorFrames {
             vendorFrame(frame, firstFragment: analysis.vendorFirstFragments["\(frame.connection)#\(frame.id)"], into: &w)
+            flushIfFull()
         }
         w.endArray()
         w.key("failures")
         w.beginArray()
-        for failure in report.failures { self.failure(failure, into: &w) }
+        for failure in report.failures {
+            self.failure(failure, into: &w)
+            flushIfFull()
+        }
         w.endArray()
         w.endObject()
-        return w.bytes
+        sink(w.takeBytes())
     }
 
     static func time(_ name: String, _ us: Int64?, into w: inout JSONWriter) {

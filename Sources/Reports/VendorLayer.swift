@@ -31,9 +31,14 @@ public struct VendorLayer {
     /// Failures counted but not listed (past the per-kind cap).
     public private(set) var suppressedFailures: [FailureKind: Int] = [:]
 
-    public init(profiles: [Profile], listing: Listing = .all) {
+    /// False when nobody will read `commands` (the JSON report does not): one fewer list that
+    /// grows with the capture.
+    let keepsCommands: Bool
+
+    public init(profiles: [Profile], listing: Listing = .all, keepsCommands: Bool = true) {
         self.profiles = profiles
         self.listing = listing
+        self.keepsCommands = keepsCommands
     }
 
     /// A classifier for the session analysis: identity and profile from advertising data.
@@ -63,12 +68,13 @@ public struct VendorLayer {
             sessions[value.connectionID] = session
             absorb(events)
         case .writeResponse(let connection, let timeUs):
-            guard var session = sessions[connection] else { return }
+            guard var session = sessions.removeValue(forKey: connection) else { return }
             absorb(session.writeResponse(timeUs: timeUs))
             sessions[connection] = session
         case .connectionEnded(let connection, let timeUs):
             guard var session = sessions.removeValue(forKey: connection) else { return }
             absorb(session.linkDown(timeUs: timeUs))
+            fragmentStarts[connection] = nil
         }
     }
 
@@ -80,9 +86,10 @@ public struct VendorLayer {
         sessions.removeAll()
     }
 
-    /// The session of a connection, created on its first value once a profile applies.
+    /// The session of a connection, created on its first value once a profile applies. It is
+    /// taken out of `sessions` (the caller puts it back), so that changing it copies nothing.
     private mutating func session(for value: ATTValueEvent, analyzer: inout SessionAnalyzer) -> VendorSession? {
-        if let existing = sessions[value.connectionID] { return existing }
+        if let existing = sessions.removeValue(forKey: value.connectionID) { return existing }
         if unmatched.contains(value.connectionID) { return nil }
         let services = analyzer.gattServices(ofConnection: value.connectionID)
         let advertised = value.profile.flatMap { name in profiles.first { $0.name == name } }.flatMap { profile in
@@ -107,18 +114,23 @@ public struct VendorLayer {
             switch event {
             case .frame(let frame):
                 count(frame)
-                if let start = fragmentStarts[frame.connection]?[frame.firstRecord] {
-                    firstFragments["\(frame.connection)#\(frame.id)"] = start
-                }
+                let start = fragmentStarts[frame.connection]?[frame.firstRecord]
                 fragmentStarts[frame.connection] = fragmentStarts[frame.connection]?.filter { $0.key > frame.lastRecord }
                 let failed = frame.outcome != .ok
+                let listed: Bool
                 switch listing {
-                case .all where frames.count < Self.listingCap: frames.append(frame)
+                case .all where frames.count < Self.listingCap: listed = true
                 case .all, .failed:
-                    if failed { frames.append(frame) } else if listing == .all { listingCapped = true }
-                case .none: break
+                    listed = failed
+                    if !failed && listing == .all { listingCapped = true }
+                case .none: listed = false
                 }
-                if frame.direction == .hostToDevice || frame.outcome == .unsolicited || frame.outcome == .crcMismatch
+                if listed {
+                    frames.append(frame)
+                    // Only listed frames are looked up: the others' starts would grow with the capture.
+                    if let start { firstFragments["\(frame.connection)#\(frame.id)"] = start }
+                }
+                if keepsCommands, frame.direction == .hostToDevice || frame.outcome == .unsolicited || frame.outcome == .crcMismatch
                     || frame.outcome == .malformed {
                     commands.append(commandEvent(frame))
                 }

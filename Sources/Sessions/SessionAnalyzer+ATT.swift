@@ -34,7 +34,8 @@ extension SessionAnalyzer {
 
     mutating func handleATT(_ att: ATTPDU, link: LinkID, direction: Direction, record: CaptureRecord, frame: L2CAPFrame,
                             events: inout [SessionEvent]) {
-        guard var conn = live[link] else { return }
+        // Taken out of `live` while it changes, so that its collections are not copied on write.
+        guard var conn = live.removeValue(forKey: link) else { return }
         let now = record.timestampUs
         conn.connection.lastActivityUs = now
         let hostToDevice = direction == .sent || direction == .centralToPeripheral
@@ -47,11 +48,11 @@ extension SessionAnalyzer {
                 resolve(earlier, in: &conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil, now: now,
                         why: "a new request was sent before it was answered")
             }
-            var transaction = ATTTransaction(opcode: opcode, handle: att.handle, attribute: nil, direction: direction,
+            // Its attribute is described when it resolves (discovery may name the handle meanwhile).
+            let transaction = ATTTransaction(opcode: opcode, handle: att.handle, attribute: nil, direction: direction,
                                              requestUs: now, requestRecord: record.index, responseUs: nil,
                                              responseRecord: nil, responseOpcode: nil, outcome: .noResponse,
                                              errorCode: nil, value: att.value)
-            transaction.attribute = att.handle.map { describe($0, slot: conn.slot) }
             if Self.discoveryOpcodes.contains(opcode) {
                 conn.connection.discovery = (conn.connection.discovery?.startUs ?? now, now)
             }
@@ -75,7 +76,8 @@ extension SessionAnalyzer {
                                                  requestUs: now, requestRecord: record.index, responseUs: nil,
                                                  responseRecord: nil, responseOpcode: nil, outcome: .noResponseExpected,
                                                  errorCode: nil, value: att.value)
-                transaction.attribute = att.handle.map { describe($0, slot: conn.slot) }
+                // Described only when listed: every listing shows it, nothing else does.
+                if options.transactions == .all { transaction.attribute = att.handle.map { describe($0, slot: conn.slot) } }
                 store(transaction, in: &conn)
             }
         case nil:
@@ -173,7 +175,9 @@ extension SessionAnalyzer {
         transaction.responseUs = responseUs
         transaction.responseRecord = responseRecord
         transaction.responseOpcode = response
-        if let handle = transaction.handle { transaction.attribute = describe(handle, slot: conn.slot) }
+        // The description costs a lookup and a string: made only for a failure or a listing of all.
+        let described = outcome == .error || outcome == .timeout || outcome == .noResponse || options.transactions == .all
+        if described, let handle = transaction.handle { transaction.attribute = describe(handle, slot: conn.slot) }
         let what = transaction.opcode.name + (transaction.attribute.map { " to \($0)" } ?? "")
         let connectionID = conn.connection.id
         switch outcome {
@@ -244,7 +248,7 @@ extension SessionAnalyzer {
     mutating func expireTransactions(now: Int64, events: inout [SessionEvent]) {
         var next = Int64.max
         for link in Array(live.keys) {
-            guard var conn = live[link] else { continue }
+            guard var conn = live.removeValue(forKey: link) else { continue }
             for (direction, pending) in conn.pending {
                 let deadline = pending.transaction.requestUs + options.transactionTimeoutUs
                 // Over the air, a link the sniffer has not seen alive at the deadline may be gone:

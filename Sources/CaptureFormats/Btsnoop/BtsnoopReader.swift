@@ -59,12 +59,12 @@ final class BtsnoopReader: RecordReader {
             return finish()
         }
         let total = BtsnoopRecordHeader.size + Int(header.includedLength)
-        guard let bytes = input.take(total) else {
+        headerReader = ByteReader([])   // drop the header's view of the buffer before it refills
+        guard var reader = input.takeReader(total) else {
             log.truncatedFinalRecord(record: number, at: offset, have: input.fill(total), total: total, header: false)
             return finish()
         }
         recordNumber = number
-        var reader = ByteReader(bytes, layer: .capture, baseOffset: offset)
         do throws(DecodeError) {
             try reader.skip(BtsnoopRecordHeader.size, "record header")
             let packet = try BtsnoopPacket(parsing: &reader, datalink: datalink, flags: header.flags)

@@ -41,10 +41,28 @@ final class BufferedInput {
     }
 
     /// A reader over up to `count` next bytes (fewer at the end), without consuming them; its
-    /// offsets are absolute.
+    /// offsets are absolute. It shares the buffer (no copy): drop it before the next `fill`, or
+    /// that refill copies the buffer.
     func peek(_ count: Int) -> ByteReader {
-        let available = fill(count)
-        return ByteReader(Array(buffer[start..<start + available]), layer: .capture, baseOffset: offset)
+        window(fill(count))
+    }
+
+    /// Consumes exactly `count` bytes and returns a reader over them (sharing the buffer like
+    /// `peek`), or nil (consuming nothing) when fewer remain.
+    func takeReader(_ count: Int) -> ByteReader? {
+        guard count >= 0, fill(count) == count else { return nil }
+        let reader = window(count)
+        start += count
+        offset += count
+        return reader
+    }
+
+    /// The next `count` buffered bytes (`count` ≤ `buffered`) as a reader with absolute offsets.
+    private func window(_ count: Int) -> ByteReader {
+        var whole = ByteReader(buffer, layer: .capture, baseOffset: offset - start)
+        // Both succeed: `start + count` ≤ `buffer.count`.
+        _ = try? whole.skip(start)
+        return (try? whole.slice(byteCount: count)) ?? ByteReader([], layer: .capture, baseOffset: offset)
     }
 
     /// Consumes and returns exactly `count` bytes, or nil (consuming nothing) when fewer remain.

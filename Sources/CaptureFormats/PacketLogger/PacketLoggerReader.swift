@@ -42,13 +42,13 @@ final class PacketLoggerReader: RecordReader {
                 continue
             }
             let total = 4 + Int(header.length)
-            guard let bytes = input.take(total) else {
+            headerReader = ByteReader([])   // drop the header's view of the buffer before it refills
+            guard var reader = input.takeReader(total) else {
                 log.truncatedFinalRecord(record: number, at: offset, have: input.fill(total), total: total, header: false)
                 return finish()
             }
             recordNumber = number
             previousSeconds = header.seconds
-            var reader = ByteReader(bytes, layer: .capture, baseOffset: offset)
             guard (try? reader.skip(PacketLoggerRecordHeader.size, "record header")) != nil else { return finish() }
             let payload = PacketLoggerPayload(parsing: &reader, type: header.type)
             if !header.type.isKnown {

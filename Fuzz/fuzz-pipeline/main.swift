@@ -1,0 +1,23 @@
+import CaptureFormats
+import FuzzSupport
+import Reports
+import VendorDecoding
+
+FuzzInput.run(fuzzPipeline)
+
+/// The whole pipeline on any file: detection, reader, decoding, sessions, vendor decoding with
+/// the demo-lock profile, and the JSON report and text timeline rendered.
+func fuzzPipeline(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    FuzzInput.withFile(FuzzInput.bytes(start, count)) { path in
+        guard let reader = try? CaptureFile.open(path) else { return }
+        let analysis = Analysis.run(reader, profiles: DemoLockProfile.profiles)
+        _ = ReportJSON.render(analysis, commandLine: "fuzz")
+        _ = TimelineText(style: Style(enabled: false)).render(analysis, timeline: Timeline(analysis))
+    }
+    return 0
+}
+
+/// Samples/profiles/demo-lock.yaml, loaded once (the working directory is the package's).
+enum DemoLockProfile {
+    static let profiles: [Profile] = (try? ProfileLoader.load(path: "Samples/profiles/demo-lock.yaml")).map { [$0] } ?? []
+}
