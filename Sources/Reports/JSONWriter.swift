@@ -40,9 +40,9 @@ public struct JSONWriter {
     }
 
     public mutating func string(_ value: String) { separator(); appendString(value) }
-    public mutating func int<T: BinaryInteger>(_ value: T) { separator(); bytes.append(contentsOf: Array(String(value).utf8)) }
-    public mutating func bool(_ value: Bool) { separator(); bytes.append(contentsOf: Array((value ? "true" : "false").utf8)) }
-    public mutating func null() { separator(); bytes.append(contentsOf: Array("null".utf8)) }
+    public mutating func int<T: BinaryInteger>(_ value: T) { separator(); bytes.append(contentsOf: String(value).utf8) }
+    public mutating func bool(_ value: Bool) { separator(); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
+    public mutating func null() { separator(); bytes.append(contentsOf: "null".utf8) }
 
     /// Writes a pre-encoded JSON fragment as a value (for nesting writers).
     public mutating func raw(_ json: [UInt8]) { separator(); bytes.append(contentsOf: json) }
@@ -99,7 +99,8 @@ public struct JSONWriter {
                 if scalar.value < 0x20 || scalar.value == 0x7F {
                     appendUnicodeEscape(scalar.value)
                 } else {
-                    bytes.append(contentsOf: Array(String(scalar).utf8))
+                    // Encoded in place: no string or array per character.
+                    UTF8.encode(scalar) { bytes.append($0) }
                 }
             }
         }

@@ -75,7 +75,12 @@ struct DeviceRegistry {
     }
 
     mutating func sawAdvertisement(slot: Int, timeUs: Int64, rssi: Int8?, scanResponse: Bool, data: AdvertisingData?) {
-        var state = states[slot]
+        // Changed in place: a copy would copy its RSSI histogram and bursts on write.
+        Self.count(timeUs: timeUs, rssi: rssi, scanResponse: scanResponse, data: data, in: &states[slot])
+    }
+
+    private static func count(timeUs: Int64, rssi: Int8?, scanResponse: Bool, data: AdvertisingData?,
+                              in state: inout AddressState) {
         if scanResponse { state.scanResponses += 1 } else { state.advertisements += 1 }
         let dBm = rssi.flatMap { $0 == 127 ? nil : Int($0) }
         if let dBm { state.rssi.add(dBm) }
@@ -88,7 +93,6 @@ struct DeviceRegistry {
             for uuid in data.serviceUUIDs { Self.append(uuid, to: &state.serviceUUIDs) }
             if let power = data.txPower { state.txPower = power }
         }
-        states[slot] = state
     }
 
     mutating func sawConnection(slot: Int, id: String, timeUs: Int64) {

@@ -224,17 +224,12 @@ extension SessionAnalyzer {
 
     mutating func store(_ transaction: ATTTransaction, in conn: inout LiveConnection) {
         let key = TransactionTotals.Key(opcode: transaction.opcode.rawValue, handle: transaction.handle)
-        var aggregate = conn.connection.transactionTotals.byKey[key] ?? TransactionTotals.Aggregate()
-        aggregate.count += 1
         let normalEnd = transaction.outcome == .error && transaction.errorCode.map {
             ATTErrorCode.isNormalEndOfDiscovery(errorCode: $0, requestOpcode: transaction.opcode)
         } ?? false
-        if transaction.outcome == .error {
-            if normalEnd { aggregate.discoveryEnds += 1 } else { aggregate.errors += 1 }
-        }
-        if transaction.outcome == .timeout || transaction.outcome == .noResponse { aggregate.unanswered += 1 }
-        if let latency = transaction.latencyUs { aggregate.latencies.add(latency) }
-        conn.connection.transactionTotals.byKey[key] = aggregate
+        // Counted in place: a copy of the aggregate would copy its latency samples on write.
+        Self.count(transaction, normalEnd: normalEnd,
+                   in: &conn.connection.transactionTotals.byKey[key, default: TransactionTotals.Aggregate()])
         let failed = !normalEnd && transaction.outcome != .ok && transaction.outcome != .noResponseExpected
         guard conn.connection.transactions.count < Self.transactionsListedPerConnection else { return }
         switch options.transactions {
@@ -242,6 +237,15 @@ extension SessionAnalyzer {
         case .failed where failed: conn.connection.transactions.append(transaction)
         default: break
         }
+    }
+
+    static func count(_ transaction: ATTTransaction, normalEnd: Bool, in aggregate: inout TransactionTotals.Aggregate) {
+        aggregate.count += 1
+        if transaction.outcome == .error {
+            if normalEnd { aggregate.discoveryEnds += 1 } else { aggregate.errors += 1 }
+        }
+        if transaction.outcome == .timeout || transaction.outcome == .noResponse { aggregate.unanswered += 1 }
+        if let latency = transaction.latencyUs { aggregate.latencies.add(latency) }
     }
 
     /// Requests older than the transaction timeout while the link is up (Vol 3 Part F §3.3.3).

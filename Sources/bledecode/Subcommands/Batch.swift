@@ -10,11 +10,14 @@ import VendorDecoding
 /// `OUTDIR/index.jsonl`, several captures at a time.
 struct Batch: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Analyze many captures: a JSON report each and a JSON Lines index (docs/batch.md).",
+        abstract: "Analyze many captures: a JSON report each and a JSON Lines index.",
         discussion: """
-            Folders are searched recursively (hidden files and OUTDIR skipped). Exit codes: 0 every \
-            capture was read to its end; 1 some capture was damaged or unreadable (its index line says \
-            which); 2 usage error.
+            Folders are searched recursively (hidden files and OUTDIR skipped). Each capture's JSON \
+            report goes to OUTDIR/NAME.json; OUTDIR/index.jsonl gets one line per capture, in input \
+            order: capture, status (ok, damaged, unreadable), exitCode, report, container, records, \
+            devices, connections, failures, failuresByKind, diagnostics. Progress goes to standard \
+            error. Exit codes: 0 every capture was read to its end; 1 some capture was damaged or \
+            unreadable (its index line says which); 2 usage error.
             """)
 
     @Argument(help: "Capture files and folders of captures.")
