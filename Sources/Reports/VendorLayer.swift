@@ -59,18 +59,19 @@ public struct VendorLayer {
         guard !profiles.isEmpty else { return }
         switch event {
         case .attValue(let value):
-            guard var session = session(for: value, analyzer: &sessionsAnalyzer) else { return }
-            session.updateMTU(value.mtu)
+            // Sessions change in place (`sessions.values[index]`): a copy would copy their
+            // assemblers and held frames on write.
+            guard let index = session(for: value, analyzer: &sessionsAnalyzer) else { return }
+            sessions.values[index].updateMTU(value.mtu)
             fragmentStarts[value.connectionID, default: [:]][value.record] = (value.firstFragmentRecord, value.firstFragmentUs)
-            let events = session.value(direction: value.hostToDevice ? .hostToDevice : .deviceToHost,
-                                       attOpcode: value.opcode.rawValue, handle: value.handle, uuid: value.uuid,
-                                       bytes: value.value, timeUs: value.timeUs, record: value.record)
-            sessions[value.connectionID] = session
+            let events = sessions.values[index].value(
+                direction: value.hostToDevice ? .hostToDevice : .deviceToHost, attOpcode: value.opcode.rawValue,
+                handle: value.handle, uuid: value.uuid, bytes: value.value, timeUs: value.timeUs, record: value.record)
             absorb(events)
         case .writeResponse(let connection, let timeUs):
-            guard var session = sessions.removeValue(forKey: connection) else { return }
-            absorb(session.writeResponse(timeUs: timeUs))
-            sessions[connection] = session
+            guard let index = sessions.index(forKey: connection) else { return }
+            let events = sessions.values[index].writeResponse(timeUs: timeUs)
+            absorb(events)
         case .connectionEnded(let connection, let timeUs):
             guard var session = sessions.removeValue(forKey: connection) else { return }
             absorb(session.linkDown(timeUs: timeUs))
@@ -86,10 +87,10 @@ public struct VendorLayer {
         sessions.removeAll()
     }
 
-    /// The session of a connection, created on its first value once a profile applies. It is
-    /// taken out of `sessions` (the caller puts it back), so that changing it copies nothing.
-    private mutating func session(for value: ATTValueEvent, analyzer: inout SessionAnalyzer) -> VendorSession? {
-        if let existing = sessions.removeValue(forKey: value.connectionID) { return existing }
+    /// Where the session of a connection is in `sessions`, created on its first value once a
+    /// profile applies.
+    private mutating func session(for value: ATTValueEvent, analyzer: inout SessionAnalyzer) -> Dictionary<String, VendorSession>.Index? {
+        if let existing = sessions.index(forKey: value.connectionID) { return existing }
         if unmatched.contains(value.connectionID) { return nil }
         let services = analyzer.gattServices(ofConnection: value.connectionID)
         let advertised = value.profile.flatMap { name in profiles.first { $0.name == name } }.flatMap { profile in
@@ -106,7 +107,8 @@ public struct VendorLayer {
             return nil
         }
         if let device = value.deviceID { devices[value.connectionID] = device }
-        return VendorSession(profile: profile, connection: value.connectionID, mtu: value.mtu)
+        sessions[value.connectionID] = VendorSession(profile: profile, connection: value.connectionID, mtu: value.mtu)
+        return sessions.index(forKey: value.connectionID)
     }
 
     private mutating func absorb(_ events: [VendorEvent]) {

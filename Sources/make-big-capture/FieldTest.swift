@@ -24,7 +24,12 @@ struct FieldTest {
     private var round = 0
     private var nextHandle: UInt16 = 0x0040
 
-    init(locks count: Int) {
+    /// Rounds between two reconnections (each time one lock drops and comes back); 0: never, so
+    /// that the same `locks` connections last the whole capture.
+    let reconnectEvery: Int
+
+    init(locks count: Int, reconnectEvery: Int = 4) {
+        self.reconnectEvery = reconnectEvery
         for index in 0..<count {
             let low = UInt8(truncatingIfNeeded: index)
             let mac: [UInt8] = [0x00, 0x1A, 0x7D, 0x10, 0xB0, low]
@@ -69,10 +74,10 @@ struct FieldTest {
             command(index, in: &s)
             if index % 6 == 0 { advertise((index + round) % locks.count, in: &s) }
         }
-        if round % 4 == 0 {
-            let index = (round / 4) % locks.count
+        if reconnectEvery > 0, round % reconnectEvery == 0 {
+            let index = (round / reconnectEvery) % locks.count
             let handle = locks[index].handle
-            if round % 20 == 0 {
+            if round % (reconnectEvery * 5) == 0 {
                 s.wait(ms: 4000)
                 s.disconnectionComplete(handle: handle, reason: 0x08)   // supervision timeout
             } else {
@@ -81,7 +86,7 @@ struct FieldTest {
                 s.disconnectionComplete(handle: handle, reason: 0x16)
             }
             advertise(index, in: &s)
-            connect(index, in: &s, discover: round % 40 == 0)
+            connect(index, in: &s, discover: round % (reconnectEvery * 10) == 0)
         }
         clockUs = s.clockUs
         return s.records

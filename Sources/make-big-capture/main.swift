@@ -6,11 +6,12 @@ import Glibc
 
 /// Writes a large capture of a long field test (see `FieldTest`) for the benchmarks:
 ///
-///     make-big-capture PACKETS OUT [btsnoop|monitor|pcap|pcapng|pklg] [LOCKS]
+///     make-big-capture PACKETS OUT [btsnoop|monitor|pcap|pcapng|pklg] [LOCKS] [RECONNECT]
 ///
 /// `btsnoop` is what Android writes (datalink 1002, H4); `monitor` is btsnoop with the Linux
 /// monitor datalink (2001) that `btmon -w` writes, opened by a New Index record;
-/// Exactly PACKETS records; LOCKS (default 24) connections are live at once. The capture is built
+/// Exactly PACKETS records; LOCKS (default 24) connections are live at once; every RECONNECT
+/// rounds (default 4; 0: never) one of them drops and comes back. The capture is built
 /// and written round by round, so memory stays flat whatever its size.
 /// Prints a message on standard error and exits with 2.
 func fail(_ message: String) -> Never {
@@ -20,7 +21,7 @@ func fail(_ message: String) -> Never {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2, let packets = Int(arguments[0]), packets > 0 else {
-    fail("usage: make-big-capture PACKETS OUT [btsnoop|monitor|pcap|pcapng|pklg] [LOCKS]\n")
+    fail("usage: make-big-capture PACKETS OUT [btsnoop|monitor|pcap|pcapng|pklg] [LOCKS] [RECONNECT]\n")
 }
 let format = arguments.count > 2 ? arguments[2] : "btsnoop"
 let writers: [String: ([CaptureRecord]) -> [UInt8]] = [
@@ -40,7 +41,8 @@ guard let file = fopen(arguments[1], "wb") else {
 
 /// The container's header is what the writer produces for no records; later segments drop it.
 let headerSize = writer([]).count
-var test = FieldTest(locks: max(1, lockCount))
+let reconnectEvery = arguments.count > 4 ? max(0, Int(arguments[4]) ?? 4) : 4
+var test = FieldTest(locks: max(1, lockCount), reconnectEvery: reconnectEvery)
 var written = 0
 var bytes = 0
 var segment = test.opening(newIndex: format == "monitor")
@@ -56,4 +58,5 @@ while written < packets {
     segment = test.nextRound()
 }
 fclose(file)
-print("wrote \(arguments[1]): \(written) records, \(bytes) bytes (\(format), \(lockCount) live connections)")
+print("wrote \(arguments[1]): \(written) records, \(bytes) bytes (\(format), \(lockCount) live connections, "
+      + (reconnectEvery == 0 ? "no reconnections)" : "a reconnection every \(reconnectEvery) rounds)"))
