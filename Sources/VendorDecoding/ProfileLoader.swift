@@ -23,6 +23,9 @@ public enum ProfileLoader {
     }
 
     public static func load(yaml: String, file: String) throws(ProfileError) -> Profile {
+        if let (line, message) = ProfileNesting.violation(in: yaml) {
+            throw ProfileError(file: file, line: line, key: "", message: message)
+        }
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: yaml) else {
