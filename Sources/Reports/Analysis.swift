@@ -56,7 +56,7 @@ public struct Analysis {
         if vendor.listingCapped {
             analysis.diagnostics.append(CaptureDiagnostic(
                 severity: .warning, kind: .other, file: reader.info.path, recordNumber: nil, byteOffset: nil,
-                message: "more than \(VendorLayer.listingCap) vendor frames: past that, only failed frames are listed (totals stay complete)"))
+                message: "more than \(VendorLayer.listingCap) vendor frames: past that, only failed frames are listed, at most \(SessionAnalyzer.failuresListedPerKind) of them (totals stay complete)"))
         }
         return analysis
     }

@@ -1,3 +1,4 @@
+import Foundation
 import AssignedNumbers
 import BLEBase
 import Sessions
@@ -28,10 +29,23 @@ public struct TimelineText {
         lines.append(style.bold(TerminalText.escape(analysis.info.path)) + ": " + analysis.info.linkTypeDescription
                      + ", \(report.stats.records) records" + span
                      + (report.stats.firstTimeUs.map { ", from " + Timestamp.iso8601(unixMicroseconds: $0) } ?? ""))
-        for lane in timeline.lanes {
+        // Devices only seen advertising (a busy room's phones, watches, beacons) get one line each
+        // after the devices something happened with, unless --verbose asks for every burst.
+        let advertisingOnly = timeline.lanes.filter { lane in
+            !verbose && lane.events.allSatisfy { $0.kind == .advertising || $0.kind == .addressChange }
+        }
+        for lane in timeline.lanes where !advertisingOnly.contains(where: { $0.device.id == lane.device.id }) {
             lines.append("")
             lines.append(style.bold(TerminalText.escape(lane.title)) + "  " + TerminalText.escape(facts(lane.device)))
             lines += events(lane.events, start: timeline.startUs)
+        }
+        if !advertisingOnly.isEmpty {
+            lines.append("")
+            lines.append(style.bold("Only advertising (\(advertisingOnly.count) device\(advertisingOnly.count == 1 ? "" : "s"))"))
+            for lane in advertisingOnly {
+                lines.append("  " + style.bold(TerminalText.escape(lane.title)) + "  "
+                             + TerminalText.escape(facts(lane.device)) + "  " + advertisingSummary(lane.device, start: timeline.startUs))
+            }
         }
         if !timeline.host.isEmpty {
             lines.append("")
@@ -41,6 +55,23 @@ public struct TimelineText {
         lines.append("")
         lines.append(closingSummary(report))
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `312 advertisements in 6 bursts, +35.67…+175.01 s, RSSI -98…-56 dBm`.
+    func advertisingSummary(_ device: Device, start: Int64) -> String {
+        let bursts = device.addresses.reduce(0) { $0 + $1.bursts.count }
+        var text = "\(device.advertisements) advertisement\(device.advertisements == 1 ? "" : "s")"
+        if bursts > 1 { text += " in \(bursts) bursts" }
+        if let first = device.firstSeenUs, let last = device.lastSeenUs {
+            text += first == last ? ", at " + stamp(first, start: start, previous: start)
+                : ", " + stamp(first, start: start, previous: start).trimmingCharacters(in: .whitespaces) + "…"
+                    + stamp(last, start: start, previous: start).trimmingCharacters(in: .whitespaces)
+        }
+        let rssi = device.addresses.compactMap(\.rssi)
+        if let low = rssi.map(\.min).min(), let high = rssi.map(\.max).max() {
+            text += low == high ? ", RSSI \(low) dBm" : ", RSSI \(low)…\(high) dBm"
+        }
+        return text
     }
 
     /// Addresses, identity, companies, connections: what tells this device apart.

@@ -27,6 +27,7 @@ public struct VendorLayer {
     public private(set) var failures: [Failure] = []
     public private(set) var commands: [VendorCommandEvent] = []
     public private(set) var listingCapped = false
+    private var failedFramesListed = 0
     private var failureCounts: [String: Int] = [:]
     /// Failures counted but not listed (past the per-kind cap).
     public private(set) var suppressedFailures: [FailureKind: Int] = [:]
@@ -123,8 +124,10 @@ public struct VendorLayer {
                 switch listing {
                 case .all where frames.count < Self.listingCap: listed = true
                 case .all, .failed:
-                    listed = failed
-                    if !failed && listing == .all { listingCapped = true }
+                    // Failed frames stay listed, up to the failures' cap (all of them are counted).
+                    listed = failed && failedFramesListed < SessionAnalyzer.failuresListedPerKind
+                    if failed && !listed || !failed && listing == .all { listingCapped = true }
+                    if listed { failedFramesListed += 1 }
                 case .none: listed = false
                 }
                 if listed {

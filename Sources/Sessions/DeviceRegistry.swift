@@ -59,7 +59,9 @@ struct DeviceRegistry {
     mutating func merge(_ a: Int, _ b: Int) {
         let ra = root(a), rb = root(b)
         guard ra != rb else { return }
-        if ra < rb { parent[rb] = ra } else { parent[ra] = rb }
+        let (kept, joined) = ra < rb ? (ra, rb) : (rb, ra)
+        parent[joined] = kept
+        if states[kept].profile == nil { states[kept].profile = states[joined].profile }
     }
 
     /// Records an identity for an address and merges it with every address of the same identity.
@@ -103,14 +105,17 @@ struct DeviceRegistry {
         if !list.contains(value) && list.count < listCap { list.append(value) }
     }
 
-    mutating func setProfile(_ profile: String, of slot: Int) { states[slot].profile = profile }
+    /// Records a profile for an address and for its device (the union-find root, which `merge`
+    /// keeps informed), so the lookup per ATT value is two reads.
+    mutating func setProfile(_ profile: String, of slot: Int) {
+        states[slot].profile = profile
+        let root = root(slot)
+        if states[root].profile == nil { states[root].profile = profile }
+    }
 
     /// The profile matched by any address of the slot's device.
     mutating func profile(of slot: Int) -> String? {
-        if let own = states[slot].profile { return own }
-        let root = root(slot)
-        if let shared = states[root].profile { return shared }
-        return states.indices.first { states[$0].profile != nil && self.root($0) == root }.map { states[$0].profile } ?? nil
+        states[slot].profile ?? states[root(slot)].profile
     }
 
     /// Device id of a slot: `D` + the 1-based order of the device's first address.

@@ -7,12 +7,17 @@ import BLEBase
 /// connection that skips discovery still resolves its handles.
 struct GATTDatabase {
     private(set) var attributes: [UInt16: GATTAttribute] = [:]
+    /// The UUIDs of the primary services, in discovery order.
+    private(set) var services: [BluetoothUUID] = []
     /// Cap on attributes per device (a GATT server has at most 65535; hostile captures could
     /// try to grow this without end).
     static let cap = 4096
 
     private mutating func insert(_ attribute: GATTAttribute) {
         guard attributes.count < Self.cap || attributes[attribute.handle] != nil else { return }
+        if attribute.kind == .service && attributes[attribute.handle]?.kind != .service && !services.contains(attribute.uuid) {
+            services.append(attribute.uuid)
+        }
         attributes[attribute.handle] = attribute
     }
 

@@ -276,9 +276,8 @@ extension SessionAnalyzer {
     /// The primary services discovered on the device of a connection (for profiles that match
     /// by GATT service).
     public mutating func gattServices(ofConnection id: String) -> [BluetoothUUID] {
-        guard let slot = live.values.first(where: { $0.connection.id == id })?.slot,
-              let database = gatt[registry.root(slot)] else { return [] }
-        return database.attributes.values.filter { $0.kind == .service }.map(\.uuid)
+        guard let slot = connectionSlots[id], let database = gatt[registry.root(slot)] else { return [] }
+        return database.services
     }
 
     /// `Battery Level (2A19)` from the device's GATT database, or the handle.

@@ -71,6 +71,7 @@ extension SessionAnalyzer {
             lastActivityUs: record.timestampUs, transactions: [], transactionTotals: TransactionTotals(), subscriptions: [],
             crcInit: created?.crcInit, valueCounts: [:], discovery: nil)
         live[link] = LiveConnection(connection: connection, slot: slot)
+        if let slot { connectionSlots[id] = slot }
         stats.maxConcurrentConnections = max(stats.maxConcurrentConnections, live.count)
         if let slot { registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs) }
     }

@@ -150,12 +150,33 @@ extension SessionAnalyzer {
         }
     }
 
+    /// A completion with a non-zero status: the attempt was cancelled (0x02 after the host's LE
+    /// Create Connection Cancel) or failed.
+    mutating func attemptEnded(_ complete: LEConnectionCompleteEvent, create: PendingCreate?, slot: Int?,
+                               record: CaptureRecord) {
+        let cancelled = complete.status.rawValue == 0x02 && (create?.cancelRequested ?? false)
+        attempts.append(ConnectionAttempt(peerAddress: slot == nil ? create?.peer : complete.peerAddress,
+                                          deviceID: slot.map { registry.deviceID(of: $0) },
+                                          createUs: create?.createUs ?? record.timestampUs, endUs: record.timestampUs,
+                                          outcome: cancelled ? .cancelled : .failed, status: complete.status))
+        if !cancelled {
+            fail(.connectionFailed, at: record.timestampUs, record: record.index, slot: slot, connection: nil,
+                 "Connection to \(label(slot: slot)) failed: \(complete.status.name) (\(Hex.code(complete.status.rawValue)))",
+                 details: [.int("status", complete.status.rawValue), .string("statusName", complete.status.name)])
+        }
+    }
+
     /// LE Connection Complete, Enhanced v1 and v2 (§7.7.65.1, .10, .41).
     mutating func connectionComplete(_ complete: LEConnectionCompleteEvent, record: CaptureRecord) {
         let index = pendingCreates.firstIndex { $0.peer == complete.peerAddress }
             ?? pendingCreates.firstIndex { $0.peer == nil }
             ?? (complete.role == .central ? pendingCreates.indices.first : nil)
         let create = index.map { pendingCreates.remove(at: $0) }
+        guard complete.status.isSuccess || complete.peerAddress.value != 0 else {
+            // A cancelled or failed attempt through the filter accept list names no peer.
+            attemptEnded(complete, create: create, slot: nil, record: record)
+            return
+        }
         let slot = registry.slot(complete.peerAddress, type: complete.peerAddressType)
         if let rpa = complete.peerResolvablePrivateAddress, rpa.value != 0 {
             // The controller resolved the peer's RPA to its identity address: one device.
@@ -165,15 +186,7 @@ extension SessionAnalyzer {
                             to: slot)
         }
         guard complete.status.isSuccess else {
-            let cancelled = complete.status.rawValue == 0x02 && (create?.cancelRequested ?? false)
-            attempts.append(ConnectionAttempt(peerAddress: complete.peerAddress, deviceID: registry.deviceID(of: slot),
-                                              createUs: create?.createUs ?? record.timestampUs, endUs: record.timestampUs,
-                                              outcome: cancelled ? .cancelled : .failed, status: complete.status))
-            if !cancelled {
-                fail(.connectionFailed, at: record.timestampUs, record: record.index, slot: slot, connection: nil,
-                     "Connection to \(label(slot: slot)) failed: \(complete.status.name) (\(Hex.code(complete.status.rawValue)))",
-                     details: [.int("status", complete.status.rawValue), .string("statusName", complete.status.name)])
-            }
+            attemptEnded(complete, create: create, slot: slot, record: record)
             return
         }
         let id = newConnectionID()
@@ -199,6 +212,7 @@ extension SessionAnalyzer {
             finished.append(stale)
         }
         live[link] = LiveConnection(connection: connection, slot: slot)
+        connectionSlots[id] = slot
         stats.maxConcurrentConnections = max(stats.maxConcurrentConnections, live.count)
         registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs)
     }

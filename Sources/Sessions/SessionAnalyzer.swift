@@ -75,6 +75,8 @@ public struct SessionAnalyzer {
     var registry = DeviceRegistry()
     var gatt: [Int: GATTDatabase] = [:]
     var live: [LinkID: LiveConnection] = [:]
+    /// The device slot of each connection id (for lookups by id from the layer above).
+    var connectionSlots: [String: Int] = [:]
     var finished: [Connection] = []
     var attempts: [ConnectionAttempt] = []
     var pendingCreates: [PendingCreate] = []

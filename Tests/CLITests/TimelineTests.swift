@@ -93,8 +93,12 @@ struct TimelineTests {
     }
 
     @Test func absoluteTimes() throws {
-        let run = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--time", "absolute", "--device", "D3"])
+        let run = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--time", "absolute", "--device", "D3", "-v"])
         #expect(run.stdout.contains("  2024-04-25T08:23:52.052500Z        advertising: 4 advertisements"))
+        // Without -v, a device only seen advertising is one line.
+        let compact = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--time", "absolute", "--device", "D3"])
+        #expect(compact.stdout.contains(#"  D3 "Scale\x1b[31m"  E4:5F:01:22:33:44 (random-static)  4 advertisements, "#
+                                        + "2024-04-25T08:23:52.052500Z…2024-04-25T08:23:52.371250Z, RSSI -81 dBm"))
     }
 
     /// With the demo profile, every failure the generator injected shows highlighted with its

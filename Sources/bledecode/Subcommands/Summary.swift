@@ -182,8 +182,9 @@ struct ReportRunner {
         let reader = try input.open()
         let listing = options.transactions ?? (format == .html || timeline.verbose ? .all : .failed)
         var progress = ProgressReporter(path: reader.info.path, compressed: reader.info.compressed)
+        // Vendor command events feed the timelines only; the JSON report reads the frames.
         var analysis = Analysis.run(reader, options: SessionOptions(transactions: listing), profiles: profiles,
-                                    frames: options.vendor.frames) { packet, _ in
+                                    frames: options.vendor.frames, vendorCommands: format != .json) { packet, _ in
             progress?.advance(to: packet.record.fileOffset)
         }
         progress?.finish()
@@ -202,7 +203,7 @@ struct ReportRunner {
         let out = try Output.open(options.output)
         switch format {
         case .json:
-            out.write(bytes: ReportJSON.render(analysis, commandLine: commandLine))
+            ReportJSON.write(analysis, commandLine: commandLine) { out.write(bytes: $0) }
             out.write("\n")
         case .text:
             let colour = options.output == nil && Output.colorAllowed(options.color.rawValue)
