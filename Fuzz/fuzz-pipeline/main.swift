@@ -11,7 +11,7 @@ func fuzzPipeline(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     FuzzInput.withFile(FuzzInput.bytes(start, count)) { path in
         guard let reader = try? CaptureFile.open(path) else { return }
         let analysis = Analysis.run(reader, profiles: DemoLockProfile.profiles)
-        _ = ReportJSON.render(analysis, commandLine: "fuzz")
+        ReportJSON.write(analysis, commandLine: "fuzz") { _ in }
         _ = TimelineText(style: Style(enabled: false)).render(analysis, timeline: Timeline(analysis))
     }
     return 0

@@ -10,13 +10,7 @@ import VendorDecoding
 public enum ReportJSON {
     public static let schemaVersion = 1
 
-    public static func render(_ analysis: Analysis, commandLine: String) -> [UInt8] {
-        var whole: [UInt8] = []
-        write(analysis, commandLine: commandLine, chunkSize: .max) { whole = $0 }
-        return whole
-    }
-
-    /// Streams the same report to `sink` in pieces of about `chunkSize` bytes, so that memory
+    /// Streams the report to `sink` in pieces of about `chunkSize` bytes, so that memory
     /// does not grow with the report (a long capture's report is tens of MB).
     public static func write(_ analysis: Analysis, commandLine: String, chunkSize: Int = 1 << 16,
                              to sink: ([UInt8]) -> Void) {
