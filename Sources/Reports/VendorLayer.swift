@@ -14,12 +14,40 @@ public struct VendorLayer {
 
     let profiles: [Profile]
     let listing: Listing
-    private var sessions: [String: VendorSession] = [:]
+    /// A decoded connection: its session, its frame totals per stream, and, per value record
+    /// (ascending), the record and time of its first L2CAP fragment, kept until the frame that
+    /// starts there is out.
+    private struct Link {
+        var session: VendorSession
+        var totals: [(direction: VendorDirection, handle: UInt16, totals: VendorTotals)] = []
+        var fragmentStarts: [(valueRecord: Int, record: Int, timeUs: Int64)] = []
+
+        init(session: VendorSession) { self.session = session }
+
+        /// Counts the frames in `events` and returns, per frame, the first fragment of its first
+        /// value; drops the starts of the values up to its last one.
+        mutating func account(for events: [VendorEvent]) -> [(record: Int, timeUs: Int64)?] {
+            var starts: [(record: Int, timeUs: Int64)?] = []
+            for case .frame(let frame) in events {
+                count(frame)
+                starts.append(fragmentStarts.first { $0.valueRecord == frame.firstRecord }.map { ($0.record, $0.timeUs) })
+                fragmentStarts.removeFirst(fragmentStarts.prefix { $0.valueRecord <= frame.lastRecord }.count)
+            }
+            return starts
+        }
+
+        private mutating func count(_ frame: VendorFrame) {
+            let index = totals.firstIndex { $0.direction == frame.direction && $0.handle == frame.handle } ?? {
+                totals.append((frame.direction, frame.handle, VendorTotals()))
+                return totals.count - 1
+            }()
+            totals[index].totals.count(frame)
+        }
+    }
+
+    private var links: [String: Link] = [:]
     private var unmatched: Set<String> = []
     private var devices: [String: String] = [:]
-    /// Per connection: the first L2CAP fragment (record, time) of each value record, until the
-    /// frame that starts there is out.
-    private var fragmentStarts: [String: [Int: (record: Int, timeUs: Int64)]] = [:]
     /// Per listed frame (connection, id): its first fragment's record and time.
     public private(set) var firstFragments: [String: (record: Int, timeUs: Int64)] = [:]
     public private(set) var frames: [VendorFrame] = []
@@ -60,38 +88,41 @@ public struct VendorLayer {
         guard !profiles.isEmpty else { return }
         switch event {
         case .attValue(let value):
-            // Sessions change in place (`sessions.values[index]`): a copy would copy their
+            // Links change in place (`links.values[index]`): a copy would copy their
             // assemblers and held frames on write.
-            guard let index = session(for: value, analyzer: &sessionsAnalyzer) else { return }
-            sessions.values[index].updateMTU(value.mtu)
-            fragmentStarts[value.connectionID, default: [:]][value.record] = (value.firstFragmentRecord, value.firstFragmentUs)
-            let events = sessions.values[index].value(
+            guard let index = link(for: value, analyzer: &sessionsAnalyzer) else { return }
+            links.values[index].session.updateMTU(value.mtu)
+            links.values[index].fragmentStarts.append((value.record, value.firstFragmentRecord, value.firstFragmentUs))
+            let events = links.values[index].session.value(
                 direction: value.hostToDevice ? .hostToDevice : .deviceToHost, attOpcode: value.opcode.rawValue,
                 handle: value.handle, uuid: value.uuid, bytes: value.value, timeUs: value.timeUs, record: value.record)
-            absorb(events)
+            absorb(events, starts: links.values[index].account(for: events))
         case .writeResponse(let connection, let timeUs):
-            guard let index = sessions.index(forKey: connection) else { return }
-            let events = sessions.values[index].writeResponse(timeUs: timeUs)
-            absorb(events)
+            guard let index = links.index(forKey: connection) else { return }
+            let events = links.values[index].session.writeResponse(timeUs: timeUs)
+            absorb(events, starts: links.values[index].account(for: events))
         case .connectionEnded(let connection, let timeUs):
-            guard var session = sessions.removeValue(forKey: connection) else { return }
-            absorb(session.linkDown(timeUs: timeUs))
-            fragmentStarts[connection] = nil
+            guard var link = links.removeValue(forKey: connection) else { return }
+            let events = link.session.linkDown(timeUs: timeUs)
+            absorb(events, starts: link.account(for: events))
+            addTotals(of: link, connection: connection)
         }
     }
 
     public mutating func finish(endUs: Int64) {
-        for connection in sessions.keys.sorted() {
-            guard var session = sessions[connection] else { continue }
-            absorb(session.finish(timeUs: endUs))
+        for connection in links.keys.sorted() {
+            guard var link = links[connection] else { continue }
+            let events = link.session.finish(timeUs: endUs)
+            absorb(events, starts: link.account(for: events))
+            addTotals(of: link, connection: connection)
         }
-        sessions.removeAll()
+        links.removeAll()
     }
 
-    /// Where the session of a connection is in `sessions`, created on its first value once a
+    /// Where the link of a connection is in `links`, created on its first value once a
     /// profile applies.
-    private mutating func session(for value: ATTValueEvent, analyzer: inout SessionAnalyzer) -> Dictionary<String, VendorSession>.Index? {
-        if let existing = sessions.index(forKey: value.connectionID) { return existing }
+    private mutating func link(for value: ATTValueEvent, analyzer: inout SessionAnalyzer) -> Dictionary<String, Link>.Index? {
+        if let existing = links.index(forKey: value.connectionID) { return existing }
         if unmatched.contains(value.connectionID) { return nil }
         let services = analyzer.gattServices(ofConnection: value.connectionID)
         let advertised = value.profile.flatMap { name in profiles.first { $0.name == name } }.flatMap { profile in
@@ -108,17 +139,18 @@ public struct VendorLayer {
             return nil
         }
         if let device = value.deviceID { devices[value.connectionID] = device }
-        sessions[value.connectionID] = VendorSession(profile: profile, connection: value.connectionID, mtu: value.mtu)
-        return sessions.index(forKey: value.connectionID)
+        links[value.connectionID] = Link(session: VendorSession(profile: profile, connection: value.connectionID, mtu: value.mtu))
+        return links.index(forKey: value.connectionID)
     }
 
-    private mutating func absorb(_ events: [VendorEvent]) {
+    /// `starts`: per frame event, its first fragment (`Link.takeStarts(for:)`).
+    private mutating func absorb(_ events: [VendorEvent], starts: [(record: Int, timeUs: Int64)?]) {
+        var frameIndex = 0
         for event in events {
             switch event {
             case .frame(let frame):
-                count(frame)
-                let start = fragmentStarts[frame.connection]?[frame.firstRecord]
-                fragmentStarts[frame.connection] = fragmentStarts[frame.connection]?.filter { $0.key > frame.lastRecord }
+                let start = frameIndex < starts.count ? starts[frameIndex] : nil
+                frameIndex += 1
                 let failed = frame.outcome != .ok
                 let listed: Bool
                 switch listing {
@@ -154,20 +186,12 @@ public struct VendorLayer {
         }
     }
 
-    private mutating func count(_ frame: VendorFrame) {
-        let key = VendorTotalsKey(connection: frame.connection, direction: frame.direction.rawValue, handle: frame.handle)
-        var total = totals[key] ?? VendorTotals(device: devices[frame.connection])
-        total.frames += 1
-        if frame.checksumOK == true { total.checksumGood += 1 }
-        if frame.checksumOK == false { total.checksumBad += 1 }
-        switch frame.outcome {
-        case .malformed: total.malformed += 1
-        case .noResponse: total.unanswered += 1
-        case .failed: total.failed += 1
-        case .unsolicited: total.unsolicited += 1
-        case .ok, .crcMismatch: break
+    private mutating func addTotals(of link: Link, connection: String) {
+        for (direction, handle, counted) in link.totals {
+            var total = counted
+            total.device = devices[connection]
+            totals[VendorTotalsKey(connection: connection, direction: direction.rawValue, handle: handle)] = total
         }
-        totals[key] = total
     }
 
     private func commandEvent(_ frame: VendorFrame) -> VendorCommandEvent {
@@ -208,6 +232,21 @@ public struct VendorTotals: Sendable {
     public var unanswered = 0
     public var failed = 0
     public var unsolicited = 0
+
+    public init(device: String? = nil) { self.device = device }
+
+    mutating func count(_ frame: VendorFrame) {
+        frames += 1
+        if frame.checksumOK == true { checksumGood += 1 }
+        if frame.checksumOK == false { checksumBad += 1 }
+        switch frame.outcome {
+        case .malformed: malformed += 1
+        case .noResponse: unanswered += 1
+        case .failed: failed += 1
+        case .unsolicited: unsolicited += 1
+        case .ok, .crcMismatch: break
+        }
+    }
 
     /// True when every frame verified and every command was answered with success (frames the
     /// device sends on its own, such as a treadmill's workout records, are not failures).

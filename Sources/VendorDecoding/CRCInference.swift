@@ -225,7 +225,7 @@ public enum CRCInference {
 }
 
 /// A byte-at-a-time CRC with xorout 0 (the model's refin = refout case).
-struct CRCTable {
+struct CRCTable: Sendable, Equatable {
     let width: Int
     let poly: UInt64
     let reflected: Bool
@@ -251,7 +251,7 @@ struct CRCTable {
     }
 
     /// The CRC with the model's `init` (reflected into the register for reflected CRCs).
-    func crc(_ bytes: [UInt8], initial: UInt64 = 0) -> UInt64 {
+    func crc<C: Collection>(_ bytes: C, initial: UInt64 = 0) -> UInt64 where C.Element == UInt8 {
         var register = reflected ? CRCParameters.reflect(initial, bits: width) : initial
         let mask: UInt64 = (1 << UInt64(width)) - 1
         for byte in bytes {
@@ -262,5 +262,14 @@ struct CRCTable {
             }
         }
         return register
+    }
+}
+
+extension CRCTable {
+    /// The table form of a CRC algorithm: widths 8...16 with refin equal to refout; nil
+    /// otherwise (sums, narrow or mixed-reflection CRCs are computed by definition).
+    init?(for algorithm: ChecksumAlgorithm) {
+        guard case .crc(let p) = algorithm, (8...16).contains(p.width), p.reflectIn == p.reflectOut else { return nil }
+        self.init(width: p.width, poly: p.poly, reflected: p.reflectIn)
     }
 }

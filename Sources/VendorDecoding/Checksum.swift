@@ -46,7 +46,7 @@ public enum ChecksumAlgorithm: Sendable, Equatable {
 /// first byte; negative ones from its end (`at: -2` is the byte before a one-byte tail). `to`
 /// is exclusive and counts from the end when `≤ 0` (`to: 0` is the end of the frame).
 public struct ChecksumSpec: Sendable, Equatable {
-    public var algorithm: ChecksumAlgorithm
+    public let algorithm: ChecksumAlgorithm
     public var at: Int
     public var bigEndian: Bool
     public var from: Int
@@ -56,10 +56,14 @@ public struct ChecksumSpec: Sendable, Equatable {
     /// The value a device writes when the covered range is empty, when that is not the
     /// algorithm's own (the treadmill writes 0x0000 where CRC-16/IBM-3740 of nothing is 0xFFFF).
     public var emptyValue: UInt64?
+    /// The byte-at-a-time table of a CRC algorithm, built once (nil for sums, or when the
+    /// table form does not apply).
+    private let crcTable: CRCTable?
 
     public init(algorithm: ChecksumAlgorithm, at: Int, bigEndian: Bool, from: Int, to: Int,
                 overPlaintext: Bool = false, emptyValue: UInt64? = nil) {
         self.algorithm = algorithm
+        crcTable = CRCTable(for: algorithm)
         self.at = at
         self.bigEndian = bigEndian
         self.from = from
@@ -87,13 +91,16 @@ public struct ChecksumSpec: Sendable, Equatable {
     /// as sent or the plaintext frame, per `overPlaintext`). Nil when the frame is too short.
     func verify(sent: [UInt8], covered: [UInt8]) -> (stored: UInt64, computed: UInt64)? {
         guard let position = position(frameLength: sent.count),
-              let range = coveredRange(frameLength: covered.count) else { return nil }
-        var reader = ByteReader(sent, layer: .vendor)
-        guard (try? reader.skip(position)) != nil,
-              let stored = try? reader.readUnsigned(algorithm.size, bigEndian: bigEndian, field: "checksum")
-        else { return nil }
-        guard let bytes = FrameBytes.read(covered, range) else { return nil }
-        let computed = bytes.isEmpty ? (emptyValue ?? algorithm.compute(bytes)) : algorithm.compute(bytes)
+              let range = coveredRange(frameLength: covered.count),
+              let stored = FrameBytes.unsigned(sent, at: position, size: algorithm.size, bigEndian: bigEndian),
+              let bytes = FrameBytes.slice(covered, range) else { return nil }
+        let computed = bytes.isEmpty ? (emptyValue ?? compute(bytes)) : compute(bytes)
         return (stored, computed)
+    }
+
+    /// The check value of `bytes`: through the table when there is one, else by definition.
+    func compute(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        if let crcTable, case .crc(let p) = algorithm { return crcTable.crc(bytes, initial: p.initial) ^ p.xorOut }
+        return algorithm.compute(bytes)
     }
 }

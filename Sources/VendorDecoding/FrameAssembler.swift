@@ -53,8 +53,7 @@ struct FrameAssembler: Sendable {
         lastFragmentShort = short
         cutting: while !buffer.isEmpty {
             if !sync.isEmpty {
-                if let found = buffer.firstRange(of: sync) {
-                    let skip = buffer.distance(from: buffer.startIndex, to: found.lowerBound)
+                if let skip = syncOffset() {
                     if skip > 0 {
                         out.append(.garbage(take(skip), reason: "\(skip) byte(s) before the sync bytes"))
                         continue cutting
@@ -100,6 +99,18 @@ struct FrameAssembler: Sendable {
     /// Whatever is buffered, as garbage (at a disconnection or the end of the capture).
     mutating func flush(reason: String) -> [Output] {
         buffer.isEmpty ? [] : [.garbage(take(buffer.count), reason: reason)]
+    }
+
+    /// Where the sync bytes first occur in the buffer.
+    private func syncOffset() -> Int? {
+        let sync = framing.sync
+        guard let first = sync.first, buffer.count >= sync.count else { return sync.isEmpty ? 0 : nil }
+        var start = 0
+        while let i = buffer[start...].firstIndex(of: first), i <= buffer.count - sync.count {
+            if buffer[i..<i + sync.count].elementsEqual(sync) { return i }
+            start = i + 1
+        }
+        return nil
     }
 
     /// The length of the longest buffer suffix that is a proper prefix of the sync bytes.

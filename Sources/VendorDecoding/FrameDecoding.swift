@@ -12,15 +12,14 @@ struct DecodedFields: Sendable, Equatable {
     var statusOK: Bool?
     var problem: String?
 
-    init(frame raw: [UInt8], profile: Profile, direction: VendorDirection) {
+    /// `keyPerByte`: the XOR key expression reads `index` (else it is evaluated once per frame).
+    init(frame raw: [UInt8], profile: Profile, direction: VendorDirection, keyPerByte: Bool = true) {
         let framing = profile.framing
         command = profile.commands.flatMap { Self.read(raw, $0.command) }
         sequence = profile.commands?.sequence.flatMap { Self.read(raw, $0) }
         let payloadEnd = raw.count - framing.trailerSize
-        guard payloadEnd >= framing.payloadOffset,
-              let payload = FrameBytes.read(raw, framing.payloadOffset..<payloadEnd),
-              let header = FrameBytes.read(raw, 0..<framing.payloadOffset),
-              let trailer = FrameBytes.read(raw, payloadEnd..<raw.count) else {
+        guard payloadEnd >= framing.payloadOffset, framing.payloadOffset >= 0,
+              let payload = FrameBytes.slice(raw, framing.payloadOffset..<payloadEnd) else {
             problem = "\(raw.count) bytes cannot hold a \(framing.payloadOffset)-byte header and \(framing.trailerSize)-byte trailer"
             return
         }
@@ -34,7 +33,7 @@ struct DecodedFields: Sendable, Equatable {
         }
         switch profile.obfuscation {
         case nil:
-            plaintext = payload
+            plaintext = Array(payload)
         case .xorKey(let key):
             plaintext = payload.enumerated().map { $1 ^ key[$0 % key.count] }
         case .xorExpression(let expression):
@@ -42,19 +41,24 @@ struct DecodedFields: Sendable, Equatable {
                                              len: lengthValue.map(Int64.init), frame: raw)
             var plain: [UInt8] = []
             plain.reserveCapacity(payload.count)
+            var key: UInt8?
             for (i, byte) in payload.enumerated() {
-                context.index = Int64(i)
-                do {
-                    plain.append(byte ^ UInt8(truncatingIfNeeded: try expression.evaluate(context)))
-                } catch {
-                    problem = "XOR key: \(error)"
-                    return
+                if keyPerByte || key == nil {
+                    context.index = Int64(i)
+                    do {
+                        key = UInt8(truncatingIfNeeded: try expression.evaluate(context))
+                    } catch {
+                        problem = "XOR key: \(error)"
+                        return
+                    }
                 }
+                plain.append(byte ^ (key ?? 0))
             }
             plaintext = plain
         }
         if let spec = profile.checksum, let plaintext {
-            let covered = spec.overPlaintext ? header + plaintext + trailer : raw
+            let covered = spec.overPlaintext
+                ? Array(raw.prefix(framing.payloadOffset)) + plaintext + raw.suffix(from: payloadEnd) : raw
             if let (stored, computed) = spec.verify(sent: raw, covered: covered) {
                 checksumOK = stored == computed
             } else {

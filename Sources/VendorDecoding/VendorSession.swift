@@ -27,15 +27,34 @@ public struct VendorSession: Sendable {
         var acknowledged: Bool
     }
 
-    private var assemblers: [StreamKey: FrameAssembler] = [:]
+    /// One per stream, in the order streams first carried a value (a connection has one or two).
+    private var assemblers: [(key: StreamKey, assembler: FrameAssembler)] = []
     private var held: [Held] = []
     private var nextID = 0
     private var awaitingWriteResponse: Int?
+    /// Whether the XOR key expression reads `index`; when not, it is evaluated once per frame.
+    private let keyPerByte: Bool
+    /// Names found for response codes (`commandName(_:)`), when the answer depends on the code
+    /// alone; at most `maxRememberedNames` codes.
+    private var responseNames: [Int: String?] = [:]
+    private let responseNameDependsOnCodeOnly: Bool
+    /// The profile's command timeout; nil without command rules.
+    private let commandTimeoutUs: Int64?
+    static let maxRememberedNames = 4096
 
     public init(profile: Profile, connection: String, mtu: Int) {
         self.profile = profile
         self.connection = connection
         self.mtu = mtu
+        if case .xorExpression(let expression) = profile.obfuscation {
+            keyPerByte = expression.variables.contains(.index)
+        } else {
+            keyPerByte = true
+        }
+        responseNameDependsOnCodeOnly = profile.commands.map {
+            $0.responseTable != nil || $0.responseCommand.variables.isSubset(of: [.cmd])
+        } ?? true
+        commandTimeoutUs = profile.commands?.timeoutUs
     }
 
     public mutating func updateMTU(_ mtu: Int) { self.mtu = mtu }
@@ -58,10 +77,13 @@ public struct VendorSession: Sendable {
         expire(now: timeUs)
         guard carriesFrames(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid) else { return flush() }
         let key = StreamKey(direction: direction, handle: handle)
-        var assembler = assemblers[key] ?? FrameAssembler(framing: profile.framing)
-        let outputs = assembler.feed(bytes, timeUs: timeUs, record: record, attOpcode: attOpcode,
-                                     fragmentLimit: max(mtu - 3, 1))
-        assemblers[key] = assembler
+        let index = assemblers.firstIndex { $0.key == key } ?? {
+            assemblers.append((key, FrameAssembler(framing: profile.framing)))
+            return assemblers.count - 1
+        }()
+        // In place: a copy taken out of the array would copy the assembler's buffer on write.
+        let outputs = assemblers[index].assembler
+            .feed(bytes, timeUs: timeUs, record: record, attOpcode: attOpcode, fragmentLimit: max(mtu - 3, 1))
         for output in outputs { accept(output, direction: direction, handle: handle, nowUs: timeUs) }
         return flush()
     }
@@ -91,13 +113,13 @@ public struct VendorSession: Sendable {
 
     private mutating func end(timeUs: Int64, reason: String) -> [VendorEvent] {
         expire(now: timeUs)
-        for key in assemblers.keys.sorted(by: { ($0.direction.rawValue, $0.handle) < ($1.direction.rawValue, $1.handle) }) {
-            guard var assembler = assemblers[key] else { continue }
+        let streams = assemblers.sorted { ($0.key.direction.rawValue, $0.key.handle) < ($1.key.direction.rawValue, $1.key.handle) }
+        for (key, var assembler) in streams {
             for output in assembler.flush(reason: "incomplete frame when \(reason)") {
                 accept(output, direction: key.direction, handle: key.handle, nowUs: timeUs)
             }
         }
-        assemblers = [:]
+        assemblers = []
         for i in held.indices where held[i].pending {
             resolveNoResponse(i, detectedUs: timeUs, why: "before \(reason)")
         }
@@ -114,7 +136,7 @@ public struct VendorSession: Sendable {
         switch output {
         case .frame(let c):
             cut = c
-            let fields = DecodedFields(frame: c.bytes, profile: profile, direction: direction)
+            let fields = DecodedFields(frame: c.bytes, profile: profile, direction: direction, keyPerByte: keyPerByte)
             decoded = fields
             problem = fields.problem
         case .garbage(let c, let reason):
@@ -129,7 +151,7 @@ public struct VendorSession: Sendable {
             command: decoded?.command, commandName: nil, sequence: decoded?.sequence, status: decoded?.status,
             statusOK: decoded?.statusOK, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: problem)
         nextID += 1
-        frame.commandName = commandName(frame)
+        frame.commandName = rememberedCommandName(frame)
         var entry = Held(frame: frame, failures: [], pending: false, expectedResponse: nil, deadlineUs: 0, acknowledged: true)
         if problem != nil {
             entry.frame.outcome = .malformed
@@ -201,6 +223,17 @@ public struct VendorSession: Sendable {
         Expression.Context(seq: frame.sequence.map(Int64.init), cmd: frame.command.map(Int64.init), frame: frame.raw)
     }
 
+    /// `commandName(_:)`, remembered per response code when only the code decides it.
+    private mutating func rememberedCommandName(_ frame: VendorFrame) -> String? {
+        guard responseNameDependsOnCodeOnly, frame.direction == .deviceToHost, let cmd = frame.command else {
+            return commandName(frame)
+        }
+        if let known = responseNames[cmd] { return known }
+        let name = commandName(frame)
+        if responseNames.count < Self.maxRememberedNames { responseNames[cmd] = name }
+        return name
+    }
+
     /// The name of the frame's command; a response's is its command's (found through the
     /// response rule when the code has no name of its own).
     private func commandName(_ frame: VendorFrame) -> String? {
@@ -242,9 +275,9 @@ public struct VendorSession: Sendable {
     }
 
     private mutating func expire(now: Int64) {
-        guard let rules = profile.commands else { return }
+        guard let commandTimeoutUs else { return }
         for i in held.indices where held[i].pending && held[i].deadlineUs < now {
-            resolveNoResponse(i, detectedUs: held[i].deadlineUs, why: "within \(rules.timeoutUs / 1000) ms")
+            resolveNoResponse(i, detectedUs: held[i].deadlineUs, why: "within \(commandTimeoutUs / 1000) ms")
         }
     }
 
