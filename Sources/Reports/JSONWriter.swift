@@ -84,8 +84,21 @@ public struct JSONWriter {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// True for the UTF-8 bytes that may need an escape: controls, `"`, `\`, `<`, `>`, `&`,
+    /// DEL and 0xE2, the lead byte of U+2028 and U+2029.
+    private static func mayNeedEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C || byte == 0x3E || byte == 0x26 || byte == 0x7F
+            || byte == 0xE2
+    }
+
     private mutating func appendString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Most keys and values need no escape: copied as they are.
+        if !text.utf8.contains(where: Self.mayNeedEscape) {
+            bytes.append(contentsOf: text.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": bytes.append(contentsOf: [0x5C, 0x22])

@@ -12,11 +12,14 @@ struct DecodedFields: Sendable, Equatable {
     var statusOK: Bool?
     var problem: String?
 
-    /// `keyPerByte`: the XOR key expression reads `index` (else it is evaluated once per frame).
-    init(frame raw: [UInt8], profile: Profile, direction: VendorDirection, keyPerByte: Bool = true) {
-        let framing = profile.framing
-        command = profile.commands.flatMap { Self.read(raw, $0.command) }
-        sequence = profile.commands?.sequence.flatMap { Self.read(raw, $0) }
+    init(frame raw: [UInt8], profile: Profile, direction: VendorDirection) {
+        self.init(frame: raw, plan: FramePlan(profile), direction: direction)
+    }
+
+    init(frame raw: [UInt8], plan: FramePlan, direction: VendorDirection) {
+        let framing = plan.framing
+        command = plan.commandField.flatMap { Self.read(raw, $0) }
+        sequence = plan.sequenceField.flatMap { Self.read(raw, $0) }
         let payloadEnd = raw.count - framing.trailerSize
         guard payloadEnd >= framing.payloadOffset, framing.payloadOffset >= 0,
               let payload = FrameBytes.slice(raw, framing.payloadOffset..<payloadEnd) else {
@@ -31,7 +34,7 @@ struct DecodedFields: Sendable, Equatable {
         if case .field(let f) = framing.length {
             lengthValue = FrameBytes.unsigned(raw, at: f.offset, size: f.size, bigEndian: f.bigEndian).map { Int($0) }
         }
-        switch profile.obfuscation {
+        switch plan.obfuscation {
         case nil:
             plaintext = Array(payload)
         case .xorKey(let key):
@@ -43,7 +46,7 @@ struct DecodedFields: Sendable, Equatable {
             plain.reserveCapacity(payload.count)
             var key: UInt8?
             for (i, byte) in payload.enumerated() {
-                if keyPerByte || key == nil {
+                if plan.keyPerByte || key == nil {
                     context.index = Int64(i)
                     do {
                         key = UInt8(truncatingIfNeeded: try expression.evaluate(context))
@@ -56,7 +59,7 @@ struct DecodedFields: Sendable, Equatable {
             }
             plaintext = plain
         }
-        if let spec = profile.checksum, let plaintext {
+        if let spec = plan.checksum, let plaintext {
             let covered = spec.overPlaintext
                 ? Array(raw.prefix(framing.payloadOffset)) + plaintext + raw.suffix(from: payloadEnd) : raw
             if let (stored, computed) = spec.verify(sent: raw, covered: covered) {
@@ -67,7 +70,7 @@ struct DecodedFields: Sendable, Equatable {
                 return
             }
         }
-        if direction == .deviceToHost, let rule = profile.commands?.status, rule.applies(to: command), let plaintext {
+        if direction == .deviceToHost, let rule = plan.status, rule.applies(to: command), let plaintext {
             status = FrameBytes.unsigned(plaintext, at: rule.offset, size: rule.size, bigEndian: true).map { Int($0) }
             statusOK = status.map { rule.success.contains($0) }
         }

@@ -32,36 +32,24 @@ public struct VendorSession: Sendable {
     private var held: [Held] = []
     private var nextID = 0
     private var awaitingWriteResponse: Int?
-    /// Whether the XOR key expression reads `index`; when not, it is evaluated once per frame.
-    private let keyPerByte: Bool
     /// Names found for response codes (`commandName(_:)`), when the answer depends on the code
     /// alone; at most `maxRememberedNames` codes.
     private var responseNames: [Int: String?] = [:]
-    private let responseNameDependsOnCodeOnly: Bool
-    /// The profile's command timeout; nil without command rules.
-    private let commandTimeoutUs: Int64?
     static let maxRememberedNames = 4096
+    private let plan: FramePlan
 
     public init(profile: Profile, connection: String, mtu: Int) {
         self.profile = profile
         self.connection = connection
         self.mtu = mtu
-        if case .xorExpression(let expression) = profile.obfuscation {
-            keyPerByte = expression.variables.contains(.index)
-        } else {
-            keyPerByte = true
-        }
-        responseNameDependsOnCodeOnly = profile.commands.map {
-            $0.responseTable != nil || $0.responseCommand.variables.isSubset(of: [.cmd])
-        } ?? true
-        commandTimeoutUs = profile.commands?.timeoutUs
+        plan = FramePlan(profile)
     }
 
     public mutating func updateMTU(_ mtu: Int) { self.mtu = mtu }
 
     /// True when `profile` carries frames on this characteristic with this opcode.
     public func carriesFrames(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?) -> Bool {
-        profile.channels.contains { channel in
+        plan.profile.channels.contains { channel in
             guard channel.direction == direction, channel.attOpcodes.contains(attOpcode) else { return false }
             switch channel.characteristic {
             case .uuid(let u): return u == uuid
@@ -78,7 +66,7 @@ public struct VendorSession: Sendable {
         guard carriesFrames(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid) else { return flush() }
         let key = StreamKey(direction: direction, handle: handle)
         let index = assemblers.firstIndex { $0.key == key } ?? {
-            assemblers.append((key, FrameAssembler(framing: profile.framing)))
+            assemblers.append((key, FrameAssembler(framing: plan.framing)))
             return assemblers.count - 1
         }()
         // In place: a copy taken out of the array would copy the assembler's buffer on write.
@@ -136,7 +124,7 @@ public struct VendorSession: Sendable {
         switch output {
         case .frame(let c):
             cut = c
-            let fields = DecodedFields(frame: c.bytes, profile: profile, direction: direction, keyPerByte: keyPerByte)
+            let fields = DecodedFields(frame: c.bytes, plan: plan, direction: direction)
             decoded = fields
             problem = fields.problem
         case .garbage(let c, let reason):
@@ -163,7 +151,7 @@ public struct VendorSession: Sendable {
             entry.failures.append(failure(.crcMismatch, frame: frame, timeUs: frame.lastTimeUs, detectedUs: nowUs,
                                           summary: "\(describe(frame)): checksum does not verify"))
         }
-        guard let rules = profile.commands, frame.command != nil, problem == nil else {
+        guard let rules = plan.commands, frame.command != nil, problem == nil else {
             append(entry)
             return
         }
@@ -225,7 +213,7 @@ public struct VendorSession: Sendable {
 
     /// `commandName(_:)`, remembered per response code when only the code decides it.
     private mutating func rememberedCommandName(_ frame: VendorFrame) -> String? {
-        guard responseNameDependsOnCodeOnly, frame.direction == .deviceToHost, let cmd = frame.command else {
+        guard plan.responseNameDependsOnCodeOnly, frame.direction == .deviceToHost, let cmd = frame.command else {
             return commandName(frame)
         }
         if let known = responseNames[cmd] { return known }
@@ -237,7 +225,7 @@ public struct VendorSession: Sendable {
     /// The name of the frame's command; a response's is its command's (found through the
     /// response rule when the code has no name of its own).
     private func commandName(_ frame: VendorFrame) -> String? {
-        guard let rules = profile.commands, let cmd = frame.command else { return nil }
+        guard let rules = plan.commands, let cmd = frame.command else { return nil }
         if let name = rules.names[cmd] { return name }
         guard frame.direction == .deviceToHost else { return nil }
         if let table = rules.responseTable {
@@ -275,7 +263,7 @@ public struct VendorSession: Sendable {
     }
 
     private mutating func expire(now: Int64) {
-        guard let commandTimeoutUs else { return }
+        guard let commandTimeoutUs = plan.commands?.timeoutUs else { return }
         for i in held.indices where held[i].pending && held[i].deadlineUs < now {
             resolveNoResponse(i, detectedUs: held[i].deadlineUs, why: "within \(commandTimeoutUs / 1000) ms")
         }

@@ -1,0 +1,37 @@
+/// A profile's frame rules, worked out once per session and shared by reference: reading a
+/// field of a `Profile` struct per frame would copy (retain and release) every array and
+/// dictionary inside it.
+final class FramePlan: Sendable {
+    let profile: Profile
+    let framing: Framing
+    let commands: CommandRules?
+    let commandField: FrameField?
+    let sequenceField: FrameField?
+    let status: StatusRule?
+    let checksum: ChecksumSpec?
+    let obfuscation: Obfuscation?
+    /// Whether the XOR key expression reads `index`; when not, it is evaluated once per frame.
+    let keyPerByte: Bool
+    /// Whether a response's command name depends on its code alone (a response table, or a
+    /// response rule that reads only `cmd`), so that it can be remembered per code.
+    let responseNameDependsOnCodeOnly: Bool
+
+    init(_ profile: Profile) {
+        self.profile = profile
+        framing = profile.framing
+        commands = profile.commands
+        commandField = profile.commands?.command
+        sequenceField = profile.commands?.sequence
+        status = profile.commands?.status
+        checksum = profile.checksum
+        obfuscation = profile.obfuscation
+        if case .xorExpression(let expression) = profile.obfuscation {
+            keyPerByte = expression.variables.contains(.index)
+        } else {
+            keyPerByte = false
+        }
+        responseNameDependsOnCodeOnly = profile.commands.map {
+            $0.responseTable != nil || $0.responseCommand.variables.isSubset(of: [.cmd])
+        } ?? true
+    }
+}
