@@ -24,21 +24,19 @@ public struct Analysis {
     /// Runs the analysis; `onPacket` sees each decoded packet and what the sessions made of it
     /// (for callers that render as they go). `vendorCommands: false` leaves `vendorCommands`
     /// empty, for renderings that do not show them (the JSON report), so memory stays flat.
+    /// `pipelined` reads and decodes on a second thread, a few hundred packets ahead of the
+    /// session analysis (the result is the same; `batch` runs captures side by side instead).
     public static func run(_ reader: any RecordReader, options: SessionOptions = SessionOptions(),
                            profiles: [Profile] = [], frames: VendorLayer.Listing = .all, vendorCommands: Bool = true,
-                           onPacket: ((DecodedPacket, [SessionEvent]) -> Void)? = nil) -> Analysis {
+                           pipelined: Bool = true, onPacket: ((DecodedPacket, [SessionEvent]) -> Void)? = nil) -> Analysis {
         var options = options
         if options.classifier == nil { options.classifier = VendorLayer.classifier(for: profiles) }
-        var decoder = PacketDecoder()
-        var sessions = SessionAnalyzer(options: options)
-        var vendor = VendorLayer(profiles: profiles, listing: frames, keepsCommands: vendorCommands)
-        while let record = reader.next() {
-            let packet = decoder.decode(record)
-            let events = sessions.process(packet)
-            for event in events { vendor.handle(event, sessionsAnalyzer: &sessions) }
-            onPacket?(packet, events)
-        }
-        let issues = decoder.finish()
+        var stages = AnalysisStages(sessions: SessionAnalyzer(options: options),
+                                    vendor: VendorLayer(profiles: profiles, listing: frames, keepsCommands: vendorCommands),
+                                    onPacket: onPacket)
+        let issues = pipelined ? DecodingThread.decode(reader, into: &stages) : decodeInline(reader, into: &stages)
+        var sessions = stages.sessions
+        var vendor = stages.vendor
         var (report, endEvents) = sessions.finish(diagnostics: reader.diagnostics, pipelineIssues: issues)
         for event in endEvents { vendor.handle(event, sessionsAnalyzer: &sessions) }
         vendor.finish(endUs: report.stats.lastTimeUs ?? 0)
@@ -59,6 +57,26 @@ public struct Analysis {
                 message: "more than \(VendorLayer.listingCap) vendor frames: past that, only failed frames are listed, at most \(SessionAnalyzer.failuresListedPerKind) of them (totals stay complete)"))
         }
         return analysis
+    }
+
+    /// Reads and decodes on the calling thread.
+    private static func decodeInline(_ reader: any RecordReader, into stages: inout AnalysisStages) -> [PacketIssue] {
+        var decoder = PacketDecoder()
+        while let record = reader.next() { stages.take(decoder.decode(record)) }
+        return decoder.finish()
+    }
+}
+
+/// The analysis above packet decoding, one packet at a time: sessions, then vendor decoding.
+struct AnalysisStages {
+    var sessions: SessionAnalyzer
+    var vendor: VendorLayer
+    let onPacket: ((DecodedPacket, [SessionEvent]) -> Void)?
+
+    mutating func take(_ packet: DecodedPacket) {
+        let events = sessions.process(packet)
+        for event in events { vendor.handle(event, sessionsAnalyzer: &sessions) }
+        onPacket?(packet, events)
     }
 }
 

@@ -1,0 +1,43 @@
+import Dispatch
+
+/// A single-producer, single-consumer hand-off between two threads holding at most `capacity`
+/// values: `send` waits for a free slot, `receive` for a filled one. Each slot is written by the
+/// producer only before it signals `filled` and read by the consumer only after waiting on it
+/// (and the reverse with `free`), so the semaphores order every access to a slot.
+final class HandOff<Value: Sendable>: @unchecked Sendable {
+    private let slots: UnsafeMutablePointer<Value?>
+    private let capacity: Int
+    private let free: DispatchSemaphore
+    private let filled = DispatchSemaphore(value: 0)
+    /// Touched by the producer only.
+    private var sendIndex = 0
+    /// Touched by the consumer only.
+    private var receiveIndex = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 1)
+        slots = .allocate(capacity: self.capacity)
+        slots.initialize(repeating: nil, count: self.capacity)
+        free = DispatchSemaphore(value: self.capacity)
+    }
+
+    deinit {
+        slots.deinitialize(count: capacity)
+        slots.deallocate()
+    }
+
+    func send(_ value: Value) {
+        free.wait()
+        slots[sendIndex] = value
+        sendIndex = (sendIndex + 1) % capacity
+        filled.signal()
+    }
+
+    func receive() -> Value? {
+        filled.wait()
+        let value = slots[receiveIndex].take()
+        receiveIndex = (receiveIndex + 1) % capacity
+        free.signal()
+        return value
+    }
+}
