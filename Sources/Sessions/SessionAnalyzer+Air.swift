@@ -23,10 +23,9 @@ extension SessionAnalyzer {
                        scanResponse: adv.header.pduType == .scanRsp, data: packet.airAdvertisingData)
         case .data:
             let link = LinkID.air(accessAddress: ll.accessAddress)
-            guard var conn = live[link] else { break }
+            guard let conn = live[link] else { break }
             conn.connection.lastActivityUs = now
             if air.direction == .peripheralToCentral { conn.lastPeripheralUs = now }
-            live[link] = conn
         }
         for event in air.events {
             switch event {

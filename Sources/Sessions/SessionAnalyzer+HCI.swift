@@ -11,14 +11,10 @@ extension SessionAnalyzer {
 
     mutating func handle(_ command: HCICommandPacket, record: CaptureRecord) {
         let opcode = command.opcode
-        var pending = pendingCommands[opcode.rawValue] ?? []
-        if pending.count >= Self.pendingCommandCap {
-            pending.removeFirst()
-            commandTotals[opcode.rawValue, default: CommandTotals(opcode: opcode)].unanswered += 1
-        }
-        pending.append(PendingCommand(opcode: opcode, timeUs: record.timestampUs, record: record.index))
-        pendingCommands[opcode.rawValue] = pending
-        commandTotals[opcode.rawValue, default: CommandTotals(opcode: opcode)].count += 1
+        // Changed in place in their dictionaries (a copy taken out would be copied on write).
+        let dropped = Self.enqueue(PendingCommand(opcode: opcode, timeUs: record.timestampUs, record: record.index),
+                                   in: &pendingCommands[opcode.rawValue, default: []])
+        Self.counted(command: dropped, in: &commandTotals[opcode.rawValue, default: CommandTotals(opcode: opcode)])
 
         switch command.parameters {
         case .leCreateConnection(let create):
@@ -37,6 +33,19 @@ extension SessionAnalyzer {
             break
         }
         if pendingCreates.count > Self.pendingCommandCap { pendingCreates.removeFirst() }
+    }
+
+    /// Queues a command awaiting its answer; true when the oldest had to make room (never answered).
+    static func enqueue(_ command: PendingCommand, in pending: inout [PendingCommand]) -> Bool {
+        let full = pending.count >= pendingCommandCap
+        if full { pending.removeFirst() }
+        pending.append(command)
+        return full
+    }
+
+    static func counted(command droppedOlder: Bool, in totals: inout CommandTotals) {
+        if droppedOlder { totals.unanswered += 1 }
+        totals.count += 1
     }
 
     mutating func handle(_ event: HCIEventPacket, packet: DecodedPacket, events: inout [SessionEvent]) {
@@ -68,9 +77,8 @@ extension SessionAnalyzer {
     }
 
     mutating func answer(_ opcode: HCIOpcode, status: HCIStatus?, by event: String, record: CaptureRecord) {
-        var pending = pendingCommands[opcode.rawValue] ?? []
-        let command = pending.isEmpty ? nil : pending.removeFirst()
-        pendingCommands[opcode.rawValue] = pending
+        let command = pendingCommands[opcode.rawValue]?.first
+        if command != nil { pendingCommands[opcode.rawValue]?.removeFirst() }
         guard let status, !status.isSuccess else { return }
         commandTotals[opcode.rawValue, default: CommandTotals(opcode: opcode)].failed += 1
         var details: [Field] = [.int("opcode", opcode.rawValue), .string("opcodeName", opcode.name),

@@ -32,16 +32,15 @@ extension SessionAnalyzer {
         var events: [SessionEvent] = []
         let end = stats.lastTimeUs ?? 0
         for issue in pipelineIssues { count(issue) }
+        for (opcode, count) in attOpcodeCounts.enumerated() where count > 0 { stats.attPDUs[UInt8(opcode)] = count }
         expireTransactions(now: end, events: &events)
-        for (link, conn) in live.sorted(by: { $0.value.connection.startUs < $1.value.connection.startUs }) {
-            if case .air = link, endSilent(link, conn, atCaptureEnd: true, events: &events) { continue }
-            var open = conn
-            for (_, pending) in open.pending.sorted(by: { $0.value.transaction.requestUs < $1.value.transaction.requestUs }) {
-                resolve(pending, in: &open, outcome: .noResponse, responseUs: nil, record: nil, response: nil, now: end,
+        for (link, open) in live.sorted(by: { $0.value.connection.startUs < $1.value.connection.startUs }) {
+            if case .air = link, endSilent(link, open, atCaptureEnd: true, events: &events) { continue }
+            for pending in open.pending.byRequestTime {
+                resolve(pending, in: open, outcome: .noResponse, responseUs: nil, record: nil, response: nil, now: end,
                         why: "the capture ended first")
             }
             open.pending.removeAll()
-            live[link] = open
             fail(.danglingConnection, at: open.connection.lastActivityUs, record: nil, slot: open.slot,
                  connection: open.connection.id,
                  "Connection to \(label(slot: open.slot)) still up when the capture ended (last packet \(Self.seconds(end - open.connection.lastActivityUs)) before the end)")

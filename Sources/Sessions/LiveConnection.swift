@@ -1,0 +1,74 @@
+import ATT
+import CaptureFormats
+
+/// A connection that is up, with what is in flight on it. A class: the handlers change it in
+/// place through one reference (a struct in `live` was taken out and put back on every packet).
+final class LiveConnection {
+    var connection: Connection
+    var slot: Int?
+    var pending = PendingRequests()
+    var disconnectRequested = false
+    /// Time of the peripheral's last packet (air captures: answers prove the link is alive).
+    var lastPeripheralUs: Int64?
+    /// Read Blob / Prepare Write values being joined, per handle (bounded).
+    var longValues: [UInt16: [UInt8]] = [:]
+    /// The device id of `slot` and the union-find root it was made for (rebuilt when a merge moves the root).
+    var device: (root: Int, id: String)?
+
+    init(connection: Connection, slot: Int?) {
+        self.connection = connection
+        self.slot = slot
+    }
+}
+
+struct PendingRequest {
+    var pdu: ATTPDU
+    var transaction: ATTTransaction
+}
+
+/// The outstanding ATT request per direction of the request (Core v5.4 Vol 3 Part F §3.3.2: one
+/// per bearer and direction): a slot per `Direction`, no hashing, no allocation.
+struct PendingRequests {
+    private var sent: PendingRequest?
+    private var received: PendingRequest?
+    private var centralToPeripheral: PendingRequest?
+    private var peripheralToCentral: PendingRequest?
+    private var unknown: PendingRequest?
+
+    subscript(direction: Direction) -> PendingRequest? {
+        get {
+            switch direction {
+            case .sent: return sent
+            case .received: return received
+            case .centralToPeripheral: return centralToPeripheral
+            case .peripheralToCentral: return peripheralToCentral
+            case .unknown: return unknown
+            }
+        }
+        set {
+            switch direction {
+            case .sent: sent = newValue
+            case .received: received = newValue
+            case .centralToPeripheral: centralToPeripheral = newValue
+            case .peripheralToCentral: peripheralToCentral = newValue
+            case .unknown: unknown = newValue
+            }
+        }
+    }
+
+    /// Takes the request out of its slot.
+    mutating func remove(_ direction: Direction) -> PendingRequest? {
+        defer { self[direction] = nil }
+        return self[direction]
+    }
+
+    /// Every direction, in slot order.
+    static let directions: [Direction] = [.sent, .received, .centralToPeripheral, .peripheralToCentral, .unknown]
+
+    /// The outstanding requests, oldest first (for a link that ends with some unanswered).
+    var byRequestTime: [PendingRequest] {
+        Self.directions.compactMap { self[$0] }.sorted { $0.transaction.requestUs < $1.transaction.requestUs }
+    }
+
+    mutating func removeAll() { self = PendingRequests() }
+}
