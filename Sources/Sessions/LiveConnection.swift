@@ -56,10 +56,15 @@ struct PendingRequests {
         }
     }
 
-    /// Takes the request out of its slot.
+    /// Takes the request out of its slot (moved, not copied).
     mutating func remove(_ direction: Direction) -> PendingRequest? {
-        defer { self[direction] = nil }
-        return self[direction]
+        switch direction {
+        case .sent: return sent.take()
+        case .received: return received.take()
+        case .centralToPeripheral: return centralToPeripheral.take()
+        case .peripheralToCentral: return peripheralToCentral.take()
+        case .unknown: return unknown.take()
+        }
     }
 
     /// Every direction, in slot order.

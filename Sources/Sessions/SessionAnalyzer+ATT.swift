@@ -165,10 +165,12 @@ extension SessionAnalyzer {
         gatt[registry.root(slot), default: GATTDatabase()].learn(request: request, response: response)
     }
 
+    static let cccdUUID = BluetoothUUID(uint16: 0x2902)
+
     /// A Write Request to a Client Characteristic Configuration descriptor (Vol 3 Part G §3.3.3.3).
     mutating func subscription(_ write: ATTHandleValue, in conn: LiveConnection, timeUs: Int64) {
-        guard let slot = conn.slot, let database = gatt[registry.root(slot)],
-              database.uuid(of: write.handle) == BluetoothUUID(uint16: 0x2902), let first = write.value.first else { return }
+        guard let first = write.value.first, let slot = conn.slot, let database = gatt[registry.root(slot)],
+              database.uuid(of: write.handle) == Self.cccdUUID else { return }
         let owner = database.characteristic(containing: write.handle).map { GATTDatabase.name($0.uuid) }
             ?? "handle \(Hex.code(write.handle, width: 4))"
         conn.connection.subscriptions.append(Subscription(timeUs: timeUs, cccdHandle: write.handle, characteristic: owner,
