@@ -1,5 +1,6 @@
 import ATT
 import CaptureFormats
+import PacketDecoding
 
 /// A connection that is up, with what is in flight on it. A class: the handlers change it in
 /// place through one reference (a struct in `live` was taken out and put back on every packet).
@@ -76,4 +77,39 @@ struct PendingRequests {
     }
 
     mutating func removeAll() { self = PendingRequests() }
+}
+
+/// The live connections by link. HCI links of the first adapter (or of a capture that names
+/// none) are also in a table indexed by handle, so the lookup per packet needs no hashing.
+struct LiveLinks {
+    private(set) var all: [LinkID: LiveConnection] = [:]
+    private var byHandle = [LiveConnection?](repeating: nil, count: 2 * handles)
+    /// Connection handles are 12 bits (Core v5.4 Vol 4 Part E §5.4.2).
+    private static let handles = 0x1000
+
+    var count: Int { all.count }
+
+    subscript(link: LinkID) -> LiveConnection? {
+        guard let index = Self.tableIndex(link) else { return all[link] }
+        return byHandle[index]
+    }
+
+    mutating func insert(_ conn: LiveConnection, for link: LinkID) {
+        all[link] = conn
+        if let index = Self.tableIndex(link) { byHandle[index] = conn }
+    }
+
+    mutating func remove(_ link: LinkID) -> LiveConnection? {
+        if let index = Self.tableIndex(link) { byHandle[index] = nil }
+        return all.removeValue(forKey: link)
+    }
+
+    private static func tableIndex(_ link: LinkID) -> Int? {
+        guard case .hci(let adapter, let handle) = link, handle < handles else { return nil }
+        switch adapter {
+        case nil: return Int(handle)
+        case 0?: return handles + Int(handle)
+        default: return nil
+        }
+    }
 }

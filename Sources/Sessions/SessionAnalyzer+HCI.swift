@@ -219,7 +219,7 @@ extension SessionAnalyzer {
             stale.initiator = .unknown
             finished.append(stale)
         }
-        live[link] = LiveConnection(connection: connection, slot: slot)
+        live.insert(LiveConnection(connection: connection, slot: slot), for: link)
         connectionSlots[id] = slot
         stats.maxConcurrentConnections = max(stats.maxConcurrentConnections, live.count)
         registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs)

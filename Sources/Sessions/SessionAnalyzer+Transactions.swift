@@ -100,7 +100,7 @@ extension SessionAnalyzer {
     /// Requests older than the transaction timeout while the link is up (Vol 3 Part F §3.3.3).
     mutating func expireTransactions(now: Int64, events: inout [SessionEvent]) {
         var next = Int64.max
-        for (link, conn) in live {
+        for (link, conn) in live.all {
             for direction in PendingRequests.directions {
                 guard let pending = conn.pending[direction] else { continue }
                 let deadline = pending.transaction.requestUs + options.transactionTimeoutUs
@@ -125,7 +125,7 @@ extension SessionAnalyzer {
     /// (report contract: anything but 0x13, 0x15, 0x16).
     mutating func end(_ link: LinkID, reason: HCIStatus?, initiator: DisconnectInitiator?, timeUs: Int64, record: Int?,
                       events: inout [SessionEvent]) {
-        guard let conn = live.removeValue(forKey: link) else { return }
+        guard let conn = live.remove(link) else { return }
         conn.connection.endUs = timeUs
         conn.connection.endRecord = record
         conn.connection.disconnectReason = reason

@@ -74,7 +74,7 @@ public struct SessionAnalyzer {
     var stats = CaptureStatistics()
     var registry = DeviceRegistry()
     var gatt: [Int: GATTDatabase] = [:]
-    var live: [LinkID: LiveConnection] = [:]
+    var live = LiveLinks()
     /// The device slot of each connection id (for lookups by id from the layer above).
     var connectionSlots: [String: Int] = [:]
     var finished: [Connection] = []

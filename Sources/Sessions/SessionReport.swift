@@ -34,7 +34,7 @@ extension SessionAnalyzer {
         for issue in pipelineIssues { count(issue) }
         for (opcode, count) in attOpcodeCounts.enumerated() where count > 0 { stats.attPDUs[UInt8(opcode)] = count }
         expireTransactions(now: end, events: &events)
-        for (link, open) in live.sorted(by: { $0.value.connection.startUs < $1.value.connection.startUs }) {
+        for (link, open) in live.all.sorted(by: { $0.value.connection.startUs < $1.value.connection.startUs }) {
             if case .air = link, endSilent(link, open, atCaptureEnd: true, events: &events) { continue }
             for pending in open.pending.byRequestTime {
                 resolve(pending, in: open, outcome: .noResponse, responseUs: nil, record: nil, response: nil, now: end,
