@@ -213,10 +213,20 @@ public struct TransactionTotals: Sendable {
         public var latencies = LatencySketch()
     }
     public var byKey: [Key: Aggregate] = [:]
+
+    /// Freezes every latency sketch (see `LatencySketch.freeze`), changing the values in place.
+    mutating func freezeLatencies() {
+        var index = byKey.startIndex
+        while index != byKey.endIndex {
+            byKey.values[index].latencies.freeze()
+            byKey.formIndex(after: &index)
+        }
+    }
 }
 
 /// Latency min/median/max with bounded memory: exact up to 4096 samples, then a log-bucket
-/// histogram (1 µs to ~1 h in 5 % steps).
+/// histogram (1 µs to ~1 h in 5 % steps). The first two samples are the minimum and maximum, so
+/// `samples` is only allocated from the third on.
 public struct LatencySketch: Sendable {
     private var samples: [Int64] = []
     private var buckets: [Int: Int] = [:]
@@ -227,9 +237,11 @@ public struct LatencySketch: Sendable {
     public init() {}
 
     public mutating func add(_ value: Int64) {
+        if count == 2, let min, let max { samples = [min, max] }
         count += 1
         min = Swift.min(min ?? value, value)
         max = Swift.max(max ?? value, value)
+        guard count > 2 else { return }
         if buckets.isEmpty && samples.count < 4096 {
             samples.append(value)
             return
@@ -242,6 +254,8 @@ public struct LatencySketch: Sendable {
     }
 
     public var median: Int64? {
+        // Of two samples, the upper one (as `samples.sorted()[count / 2]` would pick).
+        if count <= 2 { return count == 2 ? max : min }
         if !samples.isEmpty { return samples.sorted()[samples.count / 2] }
         var seen = 0
         for key in buckets.keys.sorted() {
@@ -249,6 +263,14 @@ public struct LatencySketch: Sendable {
             if seen > count / 2 { return Self.value(ofBucket: key) }
         }
         return nil
+    }
+
+    /// Keeps count, minimum, median and maximum only: for a sketch that takes no more samples
+    /// (an ended connection's), so the report's thousands of connections stay small.
+    mutating func freeze() {
+        guard count > 2, let median else { return }
+        samples = [median]
+        buckets = [:]
     }
 
     static func bucket(_ value: Int64) -> Int {

@@ -213,11 +213,10 @@ extension SessionAnalyzer {
             crcInit: nil, valueCounts: [:], discovery: nil)
         if let previous = live[link] {
             // A new connection on a handle still open: the end was not captured.
-            var stale = previous.connection
-            stale.endUs = stale.lastActivityUs
-            stale.endRecord = record.index
-            stale.initiator = .unknown
-            finished.append(stale)
+            previous.connection.endUs = previous.connection.lastActivityUs
+            previous.connection.endRecord = record.index
+            previous.connection.initiator = .unknown
+            keep(previous)
         }
         live.insert(LiveConnection(connection: connection, slot: slot), for: link)
         connectionSlots[id] = slot

@@ -140,7 +140,7 @@ extension SessionAnalyzer {
                  "Link to \(label(slot: conn.slot)) lost: \(reason.name) (\(Hex.code(reason.rawValue)))",
                  details: [.int("reason", reason.rawValue), .string("reasonName", reason.name)])
         }
-        finished.append(conn.connection)
+        keep(conn)
         events.append(.connectionEnded(connectionID: conn.connection.id, timeUs: timeUs))
     }
 

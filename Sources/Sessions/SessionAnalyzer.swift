@@ -146,6 +146,13 @@ public struct SessionAnalyzer {
         return "C\(connectionCount)"
     }
 
+    /// Keeps an ended connection for the report with what the report shows of its latencies
+    /// (frozen in place: a copy taken first would copy its totals on write).
+    mutating func keep(_ conn: LiveConnection) {
+        conn.connection.transactionTotals.freezeLatencies()
+        finished.append(conn.connection)
+    }
+
     /// Failures listed per kind; past this they are only counted (`stats.failuresByKind`), so a
     /// capture with a million errors still gives a report a person can open.
     public static let failuresListedPerKind = 1000

@@ -44,7 +44,7 @@ extension SessionAnalyzer {
             fail(.danglingConnection, at: open.connection.lastActivityUs, record: nil, slot: open.slot,
                  connection: open.connection.id,
                  "Connection to \(label(slot: open.slot)) still up when the capture ended (last packet \(Self.seconds(end - open.connection.lastActivityUs)) before the end)")
-            finished.append(open.connection)
+            keep(open)
         }
         for create in pendingCreates where create.accepted {
             let slot = create.peer.map { registry.slot($0, type: create.peerType ?? .publicDevice) }
