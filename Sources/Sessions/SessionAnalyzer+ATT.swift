@@ -85,7 +85,7 @@ extension SessionAnalyzer {
             events.append(.attValue(ATTValueEvent(
                 connectionID: conn.connection.id, deviceID: deviceID(of: conn),
                 hostToDevice: direction == .sent || direction == .centralToPeripheral, opcode: opcode, handle: handle,
-                uuid: conn.slot.flatMap { gatt[registry.root($0)]?.uuid(of: handle) }, value: value,
+                uuid: conn.slot.flatMap { gatt.uuid(slot: registry.root($0), handle: handle) }, value: value,
                 timeUs: now, record: record.index, firstFragmentRecord: frame.firstRecordIndex,
                 firstFragmentUs: frame.firstTimestampUs, mtu: conn.connection.mtu,
                 profile: conn.slot.flatMap { registry.profile(of: $0) })))
@@ -162,15 +162,16 @@ extension SessionAnalyzer {
 
     mutating func learnGATT(request: ATTPDU, response: ATTPDU, in conn: LiveConnection) {
         guard let slot = conn.slot else { return }
-        gatt[registry.root(slot), default: GATTDatabase()].learn(request: request, response: response)
+        gatt.learn(slot: registry.root(slot), request: request, response: response)
     }
 
     static let cccdUUID = BluetoothUUID(uint16: 0x2902)
 
     /// A Write Request to a Client Characteristic Configuration descriptor (Vol 3 Part G §3.3.3.3).
     mutating func subscription(_ write: ATTHandleValue, in conn: LiveConnection, timeUs: Int64) {
-        guard let first = write.value.first, let slot = conn.slot, let database = gatt[registry.root(slot)],
-              database.uuid(of: write.handle) == Self.cccdUUID else { return }
+        guard let first = write.value.first, let slot = conn.slot,
+              gatt.uuid(slot: registry.root(slot), handle: write.handle) == Self.cccdUUID,
+              let database = gatt[registry.root(slot)] else { return }
         let owner = database.characteristic(containing: write.handle).map { GATTDatabase.name($0.uuid) }
             ?? "handle \(Hex.code(write.handle, width: 4))"
         conn.connection.subscriptions.append(Subscription(timeUs: timeUs, cccdHandle: write.handle, characteristic: owner,

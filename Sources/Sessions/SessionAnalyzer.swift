@@ -73,7 +73,7 @@ public struct SessionAnalyzer {
     var options: SessionOptions
     var stats = CaptureStatistics()
     var registry = DeviceRegistry()
-    var gatt: [Int: GATTDatabase] = [:]
+    var gatt = GATTDatabases()
     var live = LiveLinks()
     /// The device slot of each connection id (for lookups by id from the layer above).
     var connectionSlots: [String: Int] = [:]
@@ -126,8 +126,9 @@ public struct SessionAnalyzer {
             stats.airPackets += 1
             handleAir(air, packet: packet, events: &events)
         }
-        for pdu in packet.l2cap {
-            handleL2CAP(pdu, record: record, events: &events)
+        // By index: the PDUs are lent to the handler, not copied out of the array.
+        for index in packet.l2cap.indices {
+            handleL2CAP(packet.l2cap[index], record: record, events: &events)
         }
     }
 
