@@ -102,20 +102,20 @@ struct GATTDatabase {
 }
 
 /// The GATT databases by device: indexed by the slot of the device's root address at the time
-/// it was learned (no hashing on the lookup per ATT value).
+/// it was learned (no hashing on the lookup per ATT value). A device nothing was learned about
+/// has an empty database.
 struct GATTDatabases {
-    private var bySlot: [GATTDatabase?] = []
+    private var bySlot: [GATTDatabase] = []
 
-    subscript(slot: Int) -> GATTDatabase? { slot < bySlot.count ? bySlot[slot] : nil }
+    subscript(slot: Int) -> GATTDatabase { slot < bySlot.count ? bySlot[slot] : GATTDatabase() }
 
     /// The UUID of a handle in a device's database, read in place.
     func uuid(slot: Int, handle: UInt16) -> BluetoothUUID? {
-        slot < bySlot.count ? bySlot[slot]?.uuid(of: handle) : nil
+        slot < bySlot.count ? bySlot[slot].uuid(of: handle) : nil
     }
 
     mutating func learn(slot: Int, request: ATTPDU, response: ATTPDU) {
-        if slot >= bySlot.count { bySlot += repeatElement(nil, count: slot + 1 - bySlot.count) }
-        if bySlot[slot] == nil { bySlot[slot] = GATTDatabase() }
-        bySlot[slot]?.learn(request: request, response: response)
+        if slot >= bySlot.count { bySlot += repeatElement(GATTDatabase(), count: slot + 1 - bySlot.count) }
+        bySlot[slot].learn(request: request, response: response)
     }
 }

@@ -6,7 +6,7 @@ import PacketDecoding
 /// place through one reference (a struct in `live` was taken out and put back on every packet).
 final class LiveConnection {
     var connection: Connection
-    var slot: Int?
+    let slot: Int?
     var pending = PendingRequests()
     var disconnectRequested = false
     /// Time of the peripheral's last packet (air captures: answers prove the link is alive).

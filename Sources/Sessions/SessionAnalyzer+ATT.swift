@@ -170,8 +170,8 @@ extension SessionAnalyzer {
     /// A Write Request to a Client Characteristic Configuration descriptor (Vol 3 Part G §3.3.3.3).
     mutating func subscription(_ write: ATTHandleValue, in conn: LiveConnection, timeUs: Int64) {
         guard let first = write.value.first, let slot = conn.slot,
-              gatt.uuid(slot: registry.root(slot), handle: write.handle) == Self.cccdUUID,
-              let database = gatt[registry.root(slot)] else { return }
+              gatt.uuid(slot: registry.root(slot), handle: write.handle) == Self.cccdUUID else { return }
+        let database = gatt[registry.root(slot)]
         let owner = database.characteristic(containing: write.handle).map { GATTDatabase.name($0.uuid) }
             ?? "handle \(Hex.code(write.handle, width: 4))"
         conn.connection.subscriptions.append(Subscription(timeUs: timeUs, cccdHandle: write.handle, characteristic: owner,
@@ -181,13 +181,13 @@ extension SessionAnalyzer {
     /// The primary services discovered on the device of a connection (for profiles that match
     /// by GATT service).
     public mutating func gattServices(ofConnection id: String) -> [BluetoothUUID] {
-        guard let slot = connectionSlots[id], let database = gatt[registry.root(slot)] else { return [] }
-        return database.services
+        guard let slot = connectionSlots[id] else { return [] }
+        return gatt[registry.root(slot)].services
     }
 
     /// `Battery Level (2A19)` from the device's GATT database, or the handle.
     mutating func describe(_ handle: UInt16, slot: Int?) -> String {
-        guard let slot, let database = gatt[registry.root(slot)] else { return "handle \(Hex.code(handle, width: 4))" }
-        return database.describe(handle)
+        guard let slot else { return "handle \(Hex.code(handle, width: 4))" }
+        return gatt[registry.root(slot)].describe(handle)
     }
 }

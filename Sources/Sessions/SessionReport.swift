@@ -105,7 +105,7 @@ extension SessionAnalyzer {
             let slots = groups[root] ?? []
             var device = Device(id: registry.deviceID(of: root), addresses: [], identity: nil, names: [], companyIDs: [],
                                 serviceUUIDs: [], txPower: nil, advertisements: 0, firstSeenUs: nil, lastSeenUs: nil,
-                                connectionIDs: [], gatt: gatt[root]?.sorted ?? [])
+                                connectionIDs: [], gatt: gatt[root].sorted)
             for slot in slots {
                 let state = registry.states[slot]
                 device.addresses.append(DeviceAddress(address: state.address, type: AddressKind(state.type, state.address),
