@@ -230,17 +230,22 @@ public struct TransactionTotals: Sendable {
 public struct LatencySketch: Sendable {
     private var samples: [Int64] = []
     private var buckets: [Int: Int] = [:]
-    public private(set) var min: Int64?
-    public private(set) var max: Int64?
+    /// The extremes once `count > 0` (plain integers: every key of every connection's totals
+    /// holds a sketch, and optionals would pad it by 16 bytes).
+    private var lowest: Int64 = 0
+    private var highest: Int64 = 0
     public private(set) var count = 0
 
     public init() {}
 
+    public var min: Int64? { count > 0 ? lowest : nil }
+    public var max: Int64? { count > 0 ? highest : nil }
+
     public mutating func add(_ value: Int64) {
-        if count == 2, let min, let max { samples = [min, max] }
+        if count == 2 { samples = [lowest, highest] }
+        lowest = count == 0 ? value : Swift.min(lowest, value)
+        highest = count == 0 ? value : Swift.max(highest, value)
         count += 1
-        min = Swift.min(min ?? value, value)
-        max = Swift.max(max ?? value, value)
         guard count > 2 else { return }
         if buckets.isEmpty && samples.count < 4096 {
             samples.append(value)

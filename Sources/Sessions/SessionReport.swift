@@ -59,10 +59,12 @@ extension SessionAnalyzer {
         truncationFailures(diagnostics)
         // Merges after a connection or failure was recorded may have changed a device's id.
         for i in finished.indices { finished[i].deviceID = finalDeviceID(finished[i].deviceID) }
+        // Sorted in place: the report shares the array rather than holding a second copy.
+        finished.sort { $0.startUs < $1.startUs }
         for i in attempts.indices { attempts[i].deviceID = finalDeviceID(attempts[i].deviceID) }
         for i in failures.indices { failures[i].deviceID = finalDeviceID(failures[i].deviceID) }
         let report = SessionReport(
-            stats: stats, devices: buildDevices(), connections: finished.sorted { $0.startUs < $1.startUs },
+            stats: stats, devices: buildDevices(), connections: finished,
             attempts: attempts.sorted { $0.createUs < $1.createUs },
             commands: commandTotals.values.sorted { $0.opcode.rawValue < $1.opcode.rawValue },
             failures: failures.enumerated().sorted { ($0.element.timeUs, $0.offset) < ($1.element.timeUs, $1.offset) }
