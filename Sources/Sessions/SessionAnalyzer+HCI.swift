@@ -11,10 +11,11 @@ extension SessionAnalyzer {
 
     mutating func handle(_ command: HCICommandPacket, record: CaptureRecord) {
         let opcode = command.opcode
-        // Changed in place in their dictionaries (a copy taken out would be copied on write).
-        let dropped = Self.enqueue(PendingCommand(opcode: opcode, timeUs: record.timestampUs, record: record.index),
-                                   in: &pendingCommands[opcode.rawValue, default: []])
-        Self.counted(command: dropped, in: &commandTotals[opcode.rawValue, default: CommandTotals(opcode: opcode)])
+        // Queued in place in the dictionary (a copy taken out would be copied on write).
+        let droppedOldest = Self.enqueue(PendingCommand(opcode: opcode, timeUs: record.timestampUs, record: record.index),
+                                         in: &pendingCommands[opcode.rawValue, default: []])
+        if droppedOldest { commandTotals[opcode.rawValue, default: CommandTotals(opcode: opcode)].unanswered += 1 }
+        commandTotals[opcode.rawValue, default: CommandTotals(opcode: opcode)].count += 1
 
         switch command.parameters {
         case .leCreateConnection(let create):
@@ -41,11 +42,6 @@ extension SessionAnalyzer {
         if full { pending.removeFirst() }
         pending.append(command)
         return full
-    }
-
-    static func counted(command droppedOlder: Bool, in totals: inout CommandTotals) {
-        if droppedOlder { totals.unanswered += 1 }
-        totals.count += 1
     }
 
     mutating func handle(_ event: HCIEventPacket, packet: DecodedPacket, events: inout [SessionEvent]) {
