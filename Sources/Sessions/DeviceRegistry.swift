@@ -158,33 +158,46 @@ struct AdvertisingBursts {
     static let gapUs: Int64 = 2_000_000
     static let cap = 256
     private(set) var bursts: [AdvertisingBurst] = []
+    /// `gaps[i]`: from the end of burst `i` to the start of burst `i + 1` (what `mergeClosest` scans).
+    private var gaps: [Int64] = []
 
     mutating func add(timeUs: Int64, rssi: Int?) {
-        if var last = bursts.last, timeUs - last.endUs <= Self.gapUs, timeUs >= last.endUs {
-            last.endUs = timeUs
-            last.count += 1
+        let last = bursts.count - 1
+        if last >= 0, timeUs - bursts[last].endUs <= Self.gapUs, timeUs >= bursts[last].endUs {
+            bursts[last].endUs = timeUs
+            bursts[last].count += 1
             if let rssi {
-                last.rssiMin = min(last.rssiMin ?? rssi, rssi)
-                last.rssiMax = max(last.rssiMax ?? rssi, rssi)
+                bursts[last].rssiMin = min(bursts[last].rssiMin ?? rssi, rssi)
+                bursts[last].rssiMax = max(bursts[last].rssiMax ?? rssi, rssi)
             }
-            bursts[bursts.count - 1] = last
             return
         }
+        if last >= 0 { gaps.append(timeUs - bursts[last].endUs) }
         bursts.append(AdvertisingBurst(startUs: timeUs, endUs: timeUs, count: 1, rssiMin: rssi, rssiMax: rssi))
         if bursts.count > Self.cap { mergeClosest() }
     }
 
+    /// Merges the first pair with the smallest gap.
     private mutating func mergeClosest() {
         var best = 0
         var bestGap = Int64.max
-        for i in 0..<(bursts.count - 1) {
-            let gap = bursts[i + 1].startUs - bursts[i].endUs
-            if gap < bestGap { bestGap = gap; best = i }
+        for (i, gap) in gaps.enumerated() where gap < bestGap {
+            bestGap = gap
+            best = i
         }
         let next = bursts.remove(at: best + 1)
+        gaps.remove(at: best)
         bursts[best].endUs = max(bursts[best].endUs, next.endUs)
         bursts[best].count += next.count
-        bursts[best].rssiMin = [bursts[best].rssiMin, next.rssiMin].compactMap { $0 }.min()
-        bursts[best].rssiMax = [bursts[best].rssiMax, next.rssiMax].compactMap { $0 }.max()
+        bursts[best].rssiMin = Self.extreme(bursts[best].rssiMin, next.rssiMin, by: min)
+        bursts[best].rssiMax = Self.extreme(bursts[best].rssiMax, next.rssiMax, by: max)
+        if best < gaps.count { gaps[best] = bursts[best + 1].startUs - bursts[best].endUs }
+    }
+
+    /// The smaller (or larger) of two optional values; nil only when both are.
+    private static func extreme(_ a: Int?, _ b: Int?, by pick: (Int, Int) -> Int) -> Int? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return pick(a, b)
     }
 }

@@ -99,8 +99,23 @@ struct GATTDatabase {
     func uuid(of handle: UInt16) -> BluetoothUUID? { attributes[handle]?.uuid }
 
     var sorted: [GATTAttribute] { attributes.values.sorted { $0.handle < $1.handle } }
+}
 
-    mutating func absorb(_ other: GATTDatabase) {
-        for attribute in other.attributes.values where attributes[attribute.handle] == nil { insert(attribute) }
+/// The GATT databases by device: indexed by the slot of the device's root address at the time
+/// it was learned (no hashing on the lookup per ATT value). A device nothing was learned about
+/// has an empty database.
+struct GATTDatabases {
+    private var bySlot: [GATTDatabase] = []
+
+    subscript(slot: Int) -> GATTDatabase { slot < bySlot.count ? bySlot[slot] : GATTDatabase() }
+
+    /// The UUID of a handle in a device's database, read in place.
+    func uuid(slot: Int, handle: UInt16) -> BluetoothUUID? {
+        slot < bySlot.count ? bySlot[slot].uuid(of: handle) : nil
+    }
+
+    mutating func learn(slot: Int, request: ATTPDU, response: ATTPDU) {
+        if slot >= bySlot.count { bySlot += repeatElement(GATTDatabase(), count: slot + 1 - bySlot.count) }
+        bySlot[slot].learn(request: request, response: response)
     }
 }

@@ -213,23 +213,40 @@ public struct TransactionTotals: Sendable {
         public var latencies = LatencySketch()
     }
     public var byKey: [Key: Aggregate] = [:]
+
+    /// Freezes every latency sketch (see `LatencySketch.freeze`), changing the values in place.
+    mutating func freezeLatencies() {
+        var index = byKey.startIndex
+        while index != byKey.endIndex {
+            byKey.values[index].latencies.freeze()
+            byKey.formIndex(after: &index)
+        }
+    }
 }
 
 /// Latency min/median/max with bounded memory: exact up to 4096 samples, then a log-bucket
-/// histogram (1 µs to ~1 h in 5 % steps).
+/// histogram (1 µs to ~1 h in 5 % steps). The first two samples are the minimum and maximum, so
+/// `samples` is only allocated from the third on.
 public struct LatencySketch: Sendable {
     private var samples: [Int64] = []
     private var buckets: [Int: Int] = [:]
-    public private(set) var min: Int64?
-    public private(set) var max: Int64?
+    /// The extremes once `count > 0` (plain integers: every key of every connection's totals
+    /// holds a sketch, and optionals would pad it by 16 bytes).
+    private var lowest: Int64 = 0
+    private var highest: Int64 = 0
     public private(set) var count = 0
 
     public init() {}
 
+    public var min: Int64? { count > 0 ? lowest : nil }
+    public var max: Int64? { count > 0 ? highest : nil }
+
     public mutating func add(_ value: Int64) {
+        if count == 2 { samples = [lowest, highest] }
+        lowest = count == 0 ? value : Swift.min(lowest, value)
+        highest = count == 0 ? value : Swift.max(highest, value)
         count += 1
-        min = Swift.min(min ?? value, value)
-        max = Swift.max(max ?? value, value)
+        guard count > 2 else { return }
         if buckets.isEmpty && samples.count < 4096 {
             samples.append(value)
             return
@@ -242,6 +259,8 @@ public struct LatencySketch: Sendable {
     }
 
     public var median: Int64? {
+        // Of two samples, the upper one (as `samples.sorted()[count / 2]` would pick).
+        if count <= 2 { return count == 2 ? max : min }
         if !samples.isEmpty { return samples.sorted()[samples.count / 2] }
         var seen = 0
         for key in buckets.keys.sorted() {
@@ -249,6 +268,14 @@ public struct LatencySketch: Sendable {
             if seen > count / 2 { return Self.value(ofBucket: key) }
         }
         return nil
+    }
+
+    /// Keeps count, minimum, median and maximum only: for a sketch that takes no more samples
+    /// (an ended connection's), so the report's thousands of connections stay small.
+    mutating func freeze() {
+        guard count > 2, let median else { return }
+        samples = [median]
+        buckets = [:]
     }
 
     static func bucket(_ value: Int64) -> Int {

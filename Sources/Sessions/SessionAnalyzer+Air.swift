@@ -23,10 +23,9 @@ extension SessionAnalyzer {
                        scanResponse: adv.header.pduType == .scanRsp, data: packet.airAdvertisingData)
         case .data:
             let link = LinkID.air(accessAddress: ll.accessAddress)
-            guard var conn = live[link] else { break }
+            guard let conn = live[link] else { break }
             conn.connection.lastActivityUs = now
             if air.direction == .peripheralToCentral { conn.lastPeripheralUs = now }
-            live[link] = conn
         }
         for event in air.events {
             switch event {
@@ -70,7 +69,7 @@ extension SessionAnalyzer {
             parameters: parameters, mtu: 23, dataLength: nil, phy: nil, encrypted: false,
             lastActivityUs: record.timestampUs, transactions: [], transactionTotals: TransactionTotals(), subscriptions: [],
             crcInit: created?.crcInit, valueCounts: [:], discovery: nil)
-        live[link] = LiveConnection(connection: connection, slot: slot)
+        live.insert(LiveConnection(connection: connection, slot: slot), for: link)
         if let slot { connectionSlots[id] = slot }
         stats.maxConcurrentConnections = max(stats.maxConcurrentConnections, live.count)
         if let slot { registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs) }
@@ -92,7 +91,7 @@ extension SessionAnalyzer {
         let last = conn.connection.lastActivityUs
         let interval = Int64(conn.connection.parameters.first?.intervalUs ?? 0)
         guard let lastPeripheral = conn.lastPeripheralUs else {
-            live.removeValue(forKey: link)
+            _ = live.remove(link)
             let status = HCIStatus(rawValue: 0x3E)
             attempts.append(ConnectionAttempt(peerAddress: conn.connection.peerAddress, deviceID: conn.connection.deviceID,
                                               createUs: conn.connection.startUs, endUs: last, outcome: .failed, status: status))

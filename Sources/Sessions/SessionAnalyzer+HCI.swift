@@ -11,13 +11,10 @@ extension SessionAnalyzer {
 
     mutating func handle(_ command: HCICommandPacket, record: CaptureRecord) {
         let opcode = command.opcode
-        var pending = pendingCommands[opcode.rawValue] ?? []
-        if pending.count >= Self.pendingCommandCap {
-            pending.removeFirst()
-            commandTotals[opcode.rawValue, default: CommandTotals(opcode: opcode)].unanswered += 1
-        }
-        pending.append(PendingCommand(opcode: opcode, timeUs: record.timestampUs, record: record.index))
-        pendingCommands[opcode.rawValue] = pending
+        // Queued in place in the dictionary (a copy taken out would be copied on write).
+        let droppedOldest = Self.enqueue(PendingCommand(opcode: opcode, timeUs: record.timestampUs, record: record.index),
+                                         in: &pendingCommands[opcode.rawValue, default: []])
+        if droppedOldest { commandTotals[opcode.rawValue, default: CommandTotals(opcode: opcode)].unanswered += 1 }
         commandTotals[opcode.rawValue, default: CommandTotals(opcode: opcode)].count += 1
 
         switch command.parameters {
@@ -37,6 +34,14 @@ extension SessionAnalyzer {
             break
         }
         if pendingCreates.count > Self.pendingCommandCap { pendingCreates.removeFirst() }
+    }
+
+    /// Queues a command awaiting its answer; true when the oldest had to make room (never answered).
+    static func enqueue(_ command: PendingCommand, in pending: inout [PendingCommand]) -> Bool {
+        let full = pending.count >= pendingCommandCap
+        if full { pending.removeFirst() }
+        pending.append(command)
+        return full
     }
 
     mutating func handle(_ event: HCIEventPacket, packet: DecodedPacket, events: inout [SessionEvent]) {
@@ -68,9 +73,8 @@ extension SessionAnalyzer {
     }
 
     mutating func answer(_ opcode: HCIOpcode, status: HCIStatus?, by event: String, record: CaptureRecord) {
-        var pending = pendingCommands[opcode.rawValue] ?? []
-        let command = pending.isEmpty ? nil : pending.removeFirst()
-        pendingCommands[opcode.rawValue] = pending
+        let command = pendingCommands[opcode.rawValue]?.first
+        if command != nil { pendingCommands[opcode.rawValue]?.removeFirst() }
         guard let status, !status.isSuccess else { return }
         commandTotals[opcode.rawValue, default: CommandTotals(opcode: opcode)].failed += 1
         var details: [Field] = [.int("opcode", opcode.rawValue), .string("opcodeName", opcode.name),
@@ -205,13 +209,12 @@ extension SessionAnalyzer {
             crcInit: nil, valueCounts: [:], discovery: nil)
         if let previous = live[link] {
             // A new connection on a handle still open: the end was not captured.
-            var stale = previous.connection
-            stale.endUs = stale.lastActivityUs
-            stale.endRecord = record.index
-            stale.initiator = .unknown
-            finished.append(stale)
+            previous.connection.endUs = previous.connection.lastActivityUs
+            previous.connection.endRecord = record.index
+            previous.connection.initiator = .unknown
+            keep(previous)
         }
-        live[link] = LiveConnection(connection: connection, slot: slot)
+        live.insert(LiveConnection(connection: connection, slot: slot), for: link)
         connectionSlots[id] = slot
         stats.maxConcurrentConnections = max(stats.maxConcurrentConnections, live.count)
         registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs)

@@ -73,8 +73,8 @@ public struct SessionAnalyzer {
     var options: SessionOptions
     var stats = CaptureStatistics()
     var registry = DeviceRegistry()
-    var gatt: [Int: GATTDatabase] = [:]
-    var live: [LinkID: LiveConnection] = [:]
+    var gatt = GATTDatabases()
+    var live = LiveLinks()
     /// The device slot of each connection id (for lookups by id from the layer above).
     var connectionSlots: [String: Int] = [:]
     var finished: [Connection] = []
@@ -86,11 +86,21 @@ public struct SessionAnalyzer {
     var connectionCount = 0
     var nextDeadlineUs: Int64 = .max
     var classified: Set<Int> = []
+    /// ATT PDUs per opcode, counted here and copied into `stats.attPDUs` by `finish`.
+    var attOpcodeCounts = [Int](repeating: 0, count: 256)
 
     public init(options: SessionOptions = SessionOptions()) { self.options = options }
 
     /// Feeds one decoded packet; returns what the layer above may want (ATT values, link ends).
     public mutating func process(_ packet: DecodedPacket) -> [SessionEvent] {
+        var events: [SessionEvent] = []
+        process(packet, into: &events)
+        return events
+    }
+
+    /// Feeds one decoded packet and appends what the layer above may want to `events` (a buffer
+    /// the caller can reuse from packet to packet).
+    public mutating func process(_ packet: DecodedPacket, into events: inout [SessionEvent]) {
         let record = packet.record
         let now = record.timestampUs
         stats.records += 1
@@ -98,7 +108,6 @@ public struct SessionAnalyzer {
         stats.lastTimeUs = max(stats.lastTimeUs ?? now, now)
         if record.isTruncated { stats.truncatedRecords += 1 }
         for issue in packet.issues { count(issue) }
-        var events: [SessionEvent] = []
         if now >= nextDeadlineUs { expireTransactions(now: now, events: &events) }
 
         switch packet.hci {
@@ -117,10 +126,10 @@ public struct SessionAnalyzer {
             stats.airPackets += 1
             handleAir(air, packet: packet, events: &events)
         }
-        for pdu in packet.l2cap {
-            handleL2CAP(pdu, record: record, events: &events)
+        // By index: the PDUs are lent to the handler, not copied out of the array.
+        for index in packet.l2cap.indices {
+            handleL2CAP(packet.l2cap[index], record: record, events: &events)
         }
-        return events
     }
 
     // MARK: Helpers shared by the handlers
@@ -138,6 +147,13 @@ public struct SessionAnalyzer {
         return "C\(connectionCount)"
     }
 
+    /// Keeps an ended connection for the report with what the report shows of its latencies
+    /// (frozen in place: a copy taken first would copy its totals on write).
+    mutating func keep(_ conn: LiveConnection) {
+        conn.connection.transactionTotals.freezeLatencies()
+        finished.append(conn.connection)
+    }
+
     /// Failures listed per kind; past this they are only counted (`stats.failuresByKind`), so a
     /// capture with a million errors still gives a report a person can open.
     public static let failuresListedPerKind = 1000
@@ -151,6 +167,16 @@ public struct SessionAnalyzer {
                                 summary: summary, details: details))
     }
 
+    /// The device id of a connection's peer, made once per device root rather than per value.
+    mutating func deviceID(of conn: LiveConnection) -> String? {
+        guard let slot = conn.slot else { return nil }
+        let root = registry.root(slot)
+        if let device = conn.device, device.root == root { return device.id }
+        let id = registry.deviceID(of: root)
+        conn.device = (root, id)
+        return id
+    }
+
     /// `LOCK-A101 (5C:3A:91:0E:C7:21)`: a device as a person recognises it.
     mutating func label(slot: Int?) -> String {
         guard let slot else { return "unknown device" }
@@ -160,24 +186,6 @@ public struct SessionAnalyzer {
         if let name = registry.states[root].names.first { return "\(name) (\(state.address))" }
         return state.address.description
     }
-}
-
-/// A connection that is up, with what is in flight on it.
-struct LiveConnection {
-    var connection: Connection
-    var slot: Int?
-    /// Outstanding ATT request per direction of the request (one per bearer and direction).
-    var pending: [Direction: PendingRequest] = [:]
-    var disconnectRequested = false
-    /// Time of the peripheral's last packet (air captures: answers prove the link is alive).
-    var lastPeripheralUs: Int64?
-    /// Read Blob / Prepare Write values being joined, per handle (bounded).
-    var longValues: [UInt16: [UInt8]] = [:]
-}
-
-struct PendingRequest {
-    var pdu: ATTPDU
-    var transaction: ATTTransaction
 }
 
 struct PendingCreate {

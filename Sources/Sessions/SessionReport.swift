@@ -32,20 +32,19 @@ extension SessionAnalyzer {
         var events: [SessionEvent] = []
         let end = stats.lastTimeUs ?? 0
         for issue in pipelineIssues { count(issue) }
+        for (opcode, count) in attOpcodeCounts.enumerated() where count > 0 { stats.attPDUs[UInt8(opcode)] = count }
         expireTransactions(now: end, events: &events)
-        for (link, conn) in live.sorted(by: { $0.value.connection.startUs < $1.value.connection.startUs }) {
-            if case .air = link, endSilent(link, conn, atCaptureEnd: true, events: &events) { continue }
-            var open = conn
-            for (_, pending) in open.pending.sorted(by: { $0.value.transaction.requestUs < $1.value.transaction.requestUs }) {
-                resolve(pending, in: &open, outcome: .noResponse, responseUs: nil, record: nil, response: nil, now: end,
+        for (link, open) in live.all.sorted(by: { $0.value.connection.startUs < $1.value.connection.startUs }) {
+            if case .air = link, endSilent(link, open, atCaptureEnd: true, events: &events) { continue }
+            for pending in open.pending.byRequestTime {
+                resolve(pending, in: open, outcome: .noResponse, responseUs: nil, record: nil, response: nil, now: end,
                         why: "the capture ended first")
             }
             open.pending.removeAll()
-            live[link] = open
             fail(.danglingConnection, at: open.connection.lastActivityUs, record: nil, slot: open.slot,
                  connection: open.connection.id,
                  "Connection to \(label(slot: open.slot)) still up when the capture ended (last packet \(Self.seconds(end - open.connection.lastActivityUs)) before the end)")
-            finished.append(open.connection)
+            keep(open)
         }
         for create in pendingCreates where create.accepted {
             let slot = create.peer.map { registry.slot($0, type: create.peerType ?? .publicDevice) }
@@ -60,10 +59,12 @@ extension SessionAnalyzer {
         truncationFailures(diagnostics)
         // Merges after a connection or failure was recorded may have changed a device's id.
         for i in finished.indices { finished[i].deviceID = finalDeviceID(finished[i].deviceID) }
+        // Sorted in place: the report shares the array rather than holding a second copy.
+        finished.sort { $0.startUs < $1.startUs }
         for i in attempts.indices { attempts[i].deviceID = finalDeviceID(attempts[i].deviceID) }
         for i in failures.indices { failures[i].deviceID = finalDeviceID(failures[i].deviceID) }
         let report = SessionReport(
-            stats: stats, devices: buildDevices(), connections: finished.sorted { $0.startUs < $1.startUs },
+            stats: stats, devices: buildDevices(), connections: finished,
             attempts: attempts.sorted { $0.createUs < $1.createUs },
             commands: commandTotals.values.sorted { $0.opcode.rawValue < $1.opcode.rawValue },
             failures: failures.enumerated().sorted { ($0.element.timeUs, $0.offset) < ($1.element.timeUs, $1.offset) }
@@ -106,7 +107,7 @@ extension SessionAnalyzer {
             let slots = groups[root] ?? []
             var device = Device(id: registry.deviceID(of: root), addresses: [], identity: nil, names: [], companyIDs: [],
                                 serviceUUIDs: [], txPower: nil, advertisements: 0, firstSeenUs: nil, lastSeenUs: nil,
-                                connectionIDs: [], gatt: gatt[root]?.sorted ?? [])
+                                connectionIDs: [], gatt: gatt[root].sorted)
             for slot in slots {
                 let state = registry.states[slot]
                 device.addresses.append(DeviceAddress(address: state.address, type: AddressKind(state.type, state.address),

@@ -1,0 +1,156 @@
+import ATT
+import BLEBase
+import CaptureFormats
+import HCI
+import PacketDecoding
+
+/// ATT transactions closed, counted and listed; timeouts; the end of a connection
+/// (Core v5.4 Vol 3 Part F §3.3).
+extension SessionAnalyzer {
+    /// Closes a transaction: counts it, lists it per the options, reports a failure when it failed.
+    mutating func resolve(_ pending: PendingRequest, in conn: LiveConnection, outcome: ATTTransaction.Outcome,
+                          responseUs: Int64?, record responseRecord: Int?, response: ATTOpcode?, now: Int64, why: String?) {
+        var transaction = pending.transaction
+        transaction.outcome = outcome
+        transaction.responseUs = responseUs
+        transaction.responseRecord = responseRecord
+        transaction.responseOpcode = response
+        switch outcome {
+        case .error:
+            let code = transaction.errorCode ?? ATTErrorCode(rawValue: 0)
+            describeAttribute(of: &transaction, slot: conn.slot)
+            if !ATTErrorCode.isNormalEndOfDiscovery(errorCode: code, requestOpcode: transaction.opcode) {
+                fail(.attError, at: now, record: responseRecord, slot: conn.slot, connection: conn.connection.id,
+                     "\(Self.what(transaction)) failed: \(code.name) (\(Hex.code(code.rawValue)))",
+                     details: Self.details(transaction) + [.int("errorCode", code.rawValue), .string("errorName", code.name)])
+            }
+        case .timeout:
+            describeAttribute(of: &transaction, slot: conn.slot)
+            fail(.attTimeout, at: now, record: nil, slot: conn.slot, connection: conn.connection.id,
+                 "\(Self.what(transaction)) unanswered after \(options.transactionTimeoutUs / 1_000_000) s with the link up"
+                    + airCaveat(conn),
+                 details: Self.details(transaction))
+        case .noResponse:
+            describeAttribute(of: &transaction, slot: conn.slot)
+            fail(.attNoResponse, at: now, record: nil, slot: conn.slot, connection: conn.connection.id,
+                 "\(Self.what(transaction)) never answered: \(why ?? "the link went down first")" + airCaveat(conn),
+                 details: Self.details(transaction))
+        case .ok, .noResponseExpected:
+            // The description costs a lookup and a string: made only for a failure or a listing of all.
+            if options.transactions == .all { describeAttribute(of: &transaction, slot: conn.slot) }
+        }
+        store(transaction, in: conn)
+    }
+
+    mutating func describeAttribute(of transaction: inout ATTTransaction, slot: Int?) {
+        if let handle = transaction.handle { transaction.attribute = describe(handle, slot: slot) }
+    }
+
+    /// `Write Request to Battery Level (2A19)`.
+    static func what(_ transaction: ATTTransaction) -> String {
+        transaction.opcode.name + (transaction.attribute.map { " to \($0)" } ?? "")
+    }
+
+    /// A sniffer that lost packets may have missed the answer: say so where it did lose some.
+    func airCaveat(_ conn: LiveConnection) -> String {
+        guard case .air = conn.connection.link, stats.badCRCPackets > 0 else { return "" }
+        return " (the sniffer lost \(stats.badCRCPackets) packet(s) to bad CRCs; the answer may be among them)"
+    }
+
+    static func supervisionTimeoutUs(_ conn: LiveConnection) -> Int64 {
+        Int64(max(conn.connection.parameters.last?.supervisionTimeoutMs ?? 0, 100)) * 1000
+    }
+
+    static func details(_ transaction: ATTTransaction) -> [Field] {
+        var fields: [Field] = [.int("opcode", transaction.opcode.rawValue), .string("opcodeName", transaction.opcode.name),
+                               .int("requestUs", transaction.requestUs)]
+        if let handle = transaction.handle { fields.append(.int("handle", handle)) }
+        return fields
+    }
+
+    /// Transactions listed per connection; the totals per characteristic stay complete.
+    static let transactionsListedPerConnection = 10_000
+
+    mutating func store(_ transaction: ATTTransaction, in conn: LiveConnection) {
+        let key = TransactionTotals.Key(opcode: transaction.opcode.rawValue, handle: transaction.handle)
+        let normalEnd = transaction.outcome == .error && transaction.errorCode.map {
+            ATTErrorCode.isNormalEndOfDiscovery(errorCode: $0, requestOpcode: transaction.opcode)
+        } ?? false
+        // Counted in place: a copy of the aggregate would copy its latency samples on write.
+        Self.count(transaction, normalEnd: normalEnd,
+                   in: &conn.connection.transactionTotals.byKey[key, default: TransactionTotals.Aggregate()])
+        let failed = !normalEnd && transaction.outcome != .ok && transaction.outcome != .noResponseExpected
+        guard conn.connection.transactions.count < Self.transactionsListedPerConnection else { return }
+        switch options.transactions {
+        case .all: conn.connection.transactions.append(transaction)
+        case .failed where failed: conn.connection.transactions.append(transaction)
+        default: break
+        }
+    }
+
+    static func count(_ transaction: ATTTransaction, normalEnd: Bool, in aggregate: inout TransactionTotals.Aggregate) {
+        aggregate.count += 1
+        if transaction.outcome == .error {
+            if normalEnd { aggregate.discoveryEnds += 1 } else { aggregate.errors += 1 }
+        }
+        if transaction.outcome == .timeout || transaction.outcome == .noResponse { aggregate.unanswered += 1 }
+        if let latency = transaction.latencyUs { aggregate.latencies.add(latency) }
+    }
+
+    /// Requests older than the transaction timeout while the link is up (Vol 3 Part F §3.3.3).
+    mutating func expireTransactions(now: Int64, events: inout [SessionEvent]) {
+        var next = Int64.max
+        for (link, conn) in live.all {
+            for direction in PendingRequests.directions {
+                guard let pending = conn.pending[direction] else { continue }
+                let deadline = pending.transaction.requestUs + options.transactionTimeoutUs
+                // Over the air, a link the sniffer has not seen alive at the deadline may be gone:
+                // its end decides (no-response), not the ATT timer.
+                if case .air = link, conn.connection.lastActivityUs + Self.supervisionTimeoutUs(conn) < deadline {
+                    continue
+                }
+                if deadline <= now {
+                    conn.pending[direction] = nil
+                    resolve(pending, in: conn, outcome: .timeout, responseUs: nil, record: nil, response: nil,
+                            now: deadline, why: nil)
+                } else {
+                    next = min(next, deadline)
+                }
+            }
+        }
+        nextDeadlineUs = next
+    }
+
+    /// The end of a connection: its pending requests fail, an abnormal reason is a lost link
+    /// (report contract: anything but 0x13, 0x15, 0x16).
+    mutating func end(_ link: LinkID, reason: HCIStatus?, initiator: DisconnectInitiator?, timeUs: Int64, record: Int?,
+                      events: inout [SessionEvent]) {
+        guard let conn = live.remove(link) else { return }
+        conn.connection.endUs = timeUs
+        conn.connection.endRecord = record
+        conn.connection.disconnectReason = reason
+        conn.connection.initiator = initiator ?? Self.initiator(reason: reason, hostAsked: conn.disconnectRequested)
+        for pending in conn.pending.byRequestTime {
+            resolve(pending, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil, now: timeUs,
+                    why: "the link went down first (\(reason.map { "\($0.name)" } ?? "its end was not captured"))")
+        }
+        conn.pending.removeAll()
+        if let reason, ![0x13, 0x15, 0x16].contains(reason.rawValue) {
+            fail(.linkLost, at: timeUs, record: record, slot: conn.slot, connection: conn.connection.id,
+                 "Link to \(label(slot: conn.slot)) lost: \(reason.name) (\(Hex.code(reason.rawValue)))",
+                 details: [.int("reason", reason.rawValue), .string("reasonName", reason.name)])
+        }
+        keep(conn)
+        events.append(.connectionEnded(connectionID: conn.connection.id, timeUs: timeUs))
+    }
+
+    static func initiator(reason: HCIStatus?, hostAsked: Bool) -> DisconnectInitiator {
+        if hostAsked { return .localHost }
+        switch reason?.rawValue {
+        case 0x13, 0x14, 0x15: return .remote
+        case 0x16: return .localHost
+        case nil: return .unknown
+        default: return .controller
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import ATT
+import CaptureFormats
+import PacketDecoding
+@testable import Sessions
+import Testing
+
+/// The compact working state of the session layer gives what the plain collections gave.
+struct CompactStateTests {
+    /// The median as the exact sketch defines it: the upper middle of the sorted samples.
+    func exactMedian(_ values: [Int64]) -> Int64? { values.isEmpty ? nil : values.sorted()[values.count / 2] }
+
+    @Test(arguments: [[], [40], [40, 10], [10, 40], [30, 10, 20], [5, 5, 9, 1], [7, 3, 3, 8, 1, 9]])
+    func latencySketchIsExactWithFewSamples(values: [Int64]) {
+        var sketch = LatencySketch()
+        for value in values { sketch.add(value) }
+        #expect(sketch.count == values.count)
+        #expect(sketch.min == values.min())
+        #expect(sketch.max == values.max())
+        #expect(sketch.median == exactMedian(values))
+    }
+
+    @Test(arguments: [[40], [40, 10], [30, 10, 20], [7, 3, 3, 8, 1, 9]])
+    func frozenSketchKeepsWhatTheReportShows(values: [Int64]) {
+        var sketch = LatencySketch()
+        for value in values { sketch.add(value) }
+        sketch.freeze()
+        #expect(sketch.count == values.count)
+        #expect(sketch.min == values.min())
+        #expect(sketch.max == values.max())
+        #expect(sketch.median == exactMedian(values))
+    }
+
+    @Test func frozenHistogramKeepsItsMedian() {
+        var sketch = LatencySketch()
+        for value in 1...5000 { sketch.add(Int64(value)) }
+        let median = sketch.median
+        sketch.freeze()
+        #expect(sketch.median == median)
+        #expect(sketch.count == 5000)
+    }
+
+    @Test func pendingRequestsHoldOnePerDirection() {
+        var pending = PendingRequests()
+        for (offset, direction) in PendingRequests.directions.reversed().enumerated() {
+            pending[direction] = request(at: Int64(offset))
+        }
+        #expect(pending.byRequestTime.map(\.transaction.requestUs) == [0, 1, 2, 3, 4])
+        #expect(pending.remove(.sent)?.transaction.requestUs == 4)
+        #expect(pending.remove(.sent) == nil)
+        #expect(pending.byRequestTime.count == 4)
+        pending.removeAll()
+        #expect(pending.byRequestTime.isEmpty)
+    }
+
+    func request(at timeUs: Int64) -> PendingRequest {
+        PendingRequest(pdu: ATTPDU(opcode: .readRequest, parameters: .readRequest(handle: 3)),
+                       transaction: ATTTransaction(opcode: .readRequest, handle: 3, attribute: nil, direction: .sent,
+                                                   requestUs: timeUs, requestRecord: 0, responseUs: nil,
+                                                   responseRecord: nil, responseOpcode: nil, outcome: .noResponse,
+                                                   errorCode: nil, value: nil))
+    }
+
+    @Test func liveLinksKeepTableAndDictionaryLinksApart() {
+        let links: [LinkID] = [.hci(adapter: nil, handle: 5), .hci(adapter: 0, handle: 5), .hci(adapter: 1, handle: 5),
+                               .hci(adapter: nil, handle: 0x1FFF), .air(accessAddress: 5)]
+        var live = LiveLinks()
+        for link in links { live.insert(connection(on: link), for: link) }
+        #expect(live.count == links.count)
+        for link in links { #expect(live[link]?.connection.link == link) }
+        #expect(live[.hci(adapter: nil, handle: 6)] == nil)
+        #expect(live.remove(.hci(adapter: nil, handle: 5))?.connection.link == .hci(adapter: nil, handle: 5))
+        #expect(live[.hci(adapter: nil, handle: 5)] == nil)
+        #expect(live[.hci(adapter: 0, handle: 5)] != nil)
+        #expect(live.count == links.count - 1)
+    }
+
+    func connection(on link: LinkID) -> LiveConnection {
+        LiveConnection(connection: Connection(
+            id: "C1", deviceID: nil, link: link, handle: nil, accessAddress: nil, peerAddress: nil, peerAddressType: nil,
+            role: .unknown, createUs: nil, startUs: 0, startRecord: 0, endUs: nil, endRecord: nil, disconnectReason: nil,
+            initiator: nil, completeEvent: "", parameters: [], mtu: 23, dataLength: nil, phy: nil, encrypted: false,
+            lastActivityUs: 0, transactions: [], transactionTotals: TransactionTotals(), subscriptions: [], crcInit: nil,
+            valueCounts: [:], discovery: nil), slot: nil)
+    }
+}
