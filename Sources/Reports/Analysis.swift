@@ -72,9 +72,18 @@ struct AnalysisStages {
     var sessions: SessionAnalyzer
     var vendor: VendorLayer
     let onPacket: ((DecodedPacket, [SessionEvent]) -> Void)?
+    /// Reused from packet to packet (no array per packet).
+    private var events: [SessionEvent] = []
+
+    init(sessions: SessionAnalyzer, vendor: VendorLayer, onPacket: ((DecodedPacket, [SessionEvent]) -> Void)?) {
+        self.sessions = sessions
+        self.vendor = vendor
+        self.onPacket = onPacket
+    }
 
     mutating func take(_ packet: DecodedPacket) {
-        let events = sessions.process(packet)
+        events.removeAll(keepingCapacity: true)
+        sessions.process(packet, into: &events)
         for event in events { vendor.handle(event, sessionsAnalyzer: &sessions) }
         onPacket?(packet, events)
     }

@@ -163,7 +163,7 @@ struct AdvertisingBursts {
 
     mutating func add(timeUs: Int64, rssi: Int?) {
         let last = bursts.count - 1
-        if last >= 0, timeUs - bursts[last].endUs <= Self.gapUs, timeUs >= bursts[last].endUs {
+        if last >= 0, Self.gap(from: bursts[last].endUs, to: timeUs) <= Self.gapUs, timeUs >= bursts[last].endUs {
             bursts[last].endUs = timeUs
             bursts[last].count += 1
             if let rssi {
@@ -172,7 +172,7 @@ struct AdvertisingBursts {
             }
             return
         }
-        if last >= 0 { gaps.append(timeUs - bursts[last].endUs) }
+        if last >= 0 { gaps.append(Self.gap(from: bursts[last].endUs, to: timeUs)) }
         bursts.append(AdvertisingBurst(startUs: timeUs, endUs: timeUs, count: 1, rssiMin: rssi, rssiMax: rssi))
         if bursts.count > Self.cap { mergeClosest() }
     }
@@ -191,7 +191,13 @@ struct AdvertisingBursts {
         bursts[best].count += next.count
         bursts[best].rssiMin = Self.extreme(bursts[best].rssiMin, next.rssiMin, by: min)
         bursts[best].rssiMax = Self.extreme(bursts[best].rssiMax, next.rssiMax, by: max)
-        if best < gaps.count { gaps[best] = bursts[best + 1].startUs - bursts[best].endUs }
+        if best < gaps.count { gaps[best] = Self.gap(from: bursts[best].endUs, to: bursts[best + 1].startUs) }
+    }
+
+    /// `to − from`, saturated: timestamps come from the capture and may be anything.
+    private static func gap(from: Int64, to: Int64) -> Int64 {
+        let (difference, overflow) = to.subtractingReportingOverflow(from)
+        return overflow ? (to > from ? .max : .min) : difference
     }
 
     /// The smaller (or larger) of two optional values; nil only when both are.

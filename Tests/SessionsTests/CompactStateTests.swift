@@ -82,4 +82,12 @@ struct CompactStateTests {
             lastActivityUs: 0, transactions: [], transactionTotals: TransactionTotals(), subscriptions: [], crcInit: nil,
             valueCounts: [:], discovery: nil), slot: nil)
     }
+
+    /// Capture timestamps may be anything: gaps between bursts saturate instead of overflowing.
+    @Test func burstGapsSaturateOnExtremeTimestamps() {
+        var bursts = AdvertisingBursts()
+        for time in [Int64.min, Int64.max, Int64.min, 0] { bursts.add(timeUs: time, rssi: nil) }
+        #expect(bursts.bursts.map(\.startUs) == [Int64.min, Int64.max, Int64.min, 0])
+        #expect(bursts.bursts.map(\.count) == [1, 1, 1, 1])
+    }
 }
