@@ -35,11 +35,11 @@ public struct Analysis {
                                     vendor: VendorLayer(profiles: profiles, listing: frames, keepsCommands: vendorCommands),
                                     onPacket: onPacket)
         let issues = pipelined ? DecodingThread.decode(reader, into: &stages) : decodeInline(reader, into: &stages)
-        var sessions = stages.sessions
-        var vendor = stages.vendor
-        var (report, endEvents) = sessions.finish(diagnostics: reader.diagnostics, pipelineIssues: issues)
-        for event in endEvents { vendor.handle(event, sessionsAnalyzer: &sessions) }
-        vendor.finish(endUs: report.stats.lastTimeUs ?? 0)
+        // Finished in place: a copy of the stages would duplicate the whole session model.
+        var (report, endEvents) = stages.sessions.finish(diagnostics: reader.diagnostics, pipelineIssues: issues)
+        for event in endEvents { stages.vendor.handle(event, sessionsAnalyzer: &stages.sessions) }
+        stages.vendor.finish(endUs: report.stats.lastTimeUs ?? 0)
+        let vendor = stages.vendor
         report.merge(failures: vendor.failures)
         for (kind, count) in vendor.suppressedFailures { report.stats.failuresByKind[kind, default: 0] += count }
         var analysis = Analysis(info: reader.info, report: report, diagnostics: reader.diagnostics, pipelineIssues: issues)
