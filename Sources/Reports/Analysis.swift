@@ -21,28 +21,26 @@ public struct Analysis {
     /// The names of the profiles that were applied.
     public var profiles: [String] = []
 
-    /// Runs the analysis; `onPacket` sees each decoded packet and what the sessions made of it
-    /// (for callers that render as they go). `vendorCommands: false` leaves `vendorCommands`
-    /// empty, for renderings that do not show them (the JSON report), so memory stays flat.
-    /// `pipelined` reads and decodes on a second thread, a few hundred packets ahead of the
-    /// session analysis (the result is the same; `batch` runs captures side by side instead).
+    /// Runs the analysis. `vendorCommands: false` leaves `vendorCommands` empty, for renderings
+    /// that do not show them (the JSON report), so memory stays flat. `pipelined` runs reading,
+    /// decoding and the sessions on a second thread, a few hundred packets ahead of vendor
+    /// decoding (the result is the same; `batch` runs captures side by side instead).
+    /// `progress` gets the file offset reached, every few hundred records.
     public static func run(_ reader: any RecordReader, options: SessionOptions = SessionOptions(),
                            profiles: [Profile] = [], frames: VendorLayer.Listing = .all, vendorCommands: Bool = true,
-                           pipelined: Bool = true, onPacket: ((DecodedPacket, [SessionEvent]) -> Void)? = nil) -> Analysis {
+                           pipelined: Bool = true, progress: ((Int) -> Void)? = nil) -> Analysis {
         var options = options
         if options.classifier == nil { options.classifier = VendorLayer.classifier(for: profiles) }
-        var stages = AnalysisStages(sessions: SessionAnalyzer(options: options),
-                                    vendor: VendorLayer(profiles: profiles, listing: frames, keepsCommands: vendorCommands),
-                                    onPacket: onPacket)
-        let issues = pipelined ? DecodingThread.decode(reader, into: &stages) : decodeInline(reader, into: &stages)
-        // Finished in place: a copy of the stages would duplicate the whole session model.
-        var (report, endEvents) = stages.sessions.finish(diagnostics: reader.diagnostics, pipelineIssues: issues)
-        for event in endEvents { stages.vendor.handle(event, sessionsAnalyzer: &stages.sessions) }
-        stages.vendor.finish(endUs: report.stats.lastTimeUs ?? 0)
-        let vendor = stages.vendor
-        report.merge(failures: vendor.failures)
-        for (kind, count) in vendor.suppressedFailures { report.stats.failuresByKind[kind, default: 0] += count }
-        var analysis = Analysis(info: reader.info, report: report, diagnostics: reader.diagnostics, pipelineIssues: issues)
+        var vendor = VendorLayer(profiles: profiles, listing: frames, keepsCommands: vendorCommands)
+        let sessionStage = SessionStage(reader: reader, options: options)
+        var end = pipelined ? SessionThread.run(sessionStage, vendor: &vendor, progress: progress)
+            : sessionStage.runInline(vendor: &vendor, progress: progress)
+        for event in end.events { vendor.handle(event) }
+        vendor.finish(endUs: end.report.stats.lastTimeUs ?? 0)
+        end.report.merge(failures: vendor.failures)
+        for (kind, count) in vendor.suppressedFailures { end.report.stats.failuresByKind[kind, default: 0] += count }
+        var analysis = Analysis(info: reader.info, report: end.report, diagnostics: reader.diagnostics,
+                                pipelineIssues: end.issues)
         // In the order they started (sessions of concurrent links emit them interleaved).
         analysis.vendorFrames = vendor.frames.enumerated()
             .sorted { ($0.element.firstTimeUs, $0.offset) < ($1.element.firstTimeUs, $1.offset) }.map(\.element)
@@ -57,35 +55,6 @@ public struct Analysis {
                 message: "more than \(VendorLayer.listingCap) vendor frames: past that, only failed frames are listed, at most \(SessionAnalyzer.failuresListedPerKind) of them (totals stay complete)"))
         }
         return analysis
-    }
-
-    /// Reads and decodes on the calling thread.
-    private static func decodeInline(_ reader: any RecordReader, into stages: inout AnalysisStages) -> [PacketIssue] {
-        var decoder = PacketDecoder()
-        while let record = reader.next() { stages.take(decoder.decode(record)) }
-        return decoder.finish()
-    }
-}
-
-/// The analysis above packet decoding, one packet at a time: sessions, then vendor decoding.
-struct AnalysisStages {
-    var sessions: SessionAnalyzer
-    var vendor: VendorLayer
-    let onPacket: ((DecodedPacket, [SessionEvent]) -> Void)?
-    /// Reused from packet to packet (no array per packet).
-    private var events: [SessionEvent] = []
-
-    init(sessions: SessionAnalyzer, vendor: VendorLayer, onPacket: ((DecodedPacket, [SessionEvent]) -> Void)?) {
-        self.sessions = sessions
-        self.vendor = vendor
-        self.onPacket = onPacket
-    }
-
-    mutating func take(_ packet: DecodedPacket) {
-        events.removeAll(keepingCapacity: true)
-        sessions.process(packet, into: &events)
-        for event in events { vendor.handle(event, sessionsAnalyzer: &sessions) }
-        onPacket?(packet, events)
     }
 }
 

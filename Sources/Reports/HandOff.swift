@@ -5,7 +5,7 @@ import Dispatch
 /// producer only before it signals `filled` and read by the consumer only after waiting on it
 /// (and the reverse with `free`), so the semaphores order every access to a slot.
 final class HandOff<Value: Sendable>: @unchecked Sendable {
-    private let slots: UnsafeMutablePointer<Value?>
+    private let slots: UnsafeMutablePointer<Value>
     private let capacity: Int
     private let free: DispatchSemaphore
     private let filled = DispatchSemaphore(value: 0)
@@ -17,25 +17,28 @@ final class HandOff<Value: Sendable>: @unchecked Sendable {
     init(capacity: Int) {
         self.capacity = max(capacity, 1)
         slots = .allocate(capacity: self.capacity)
-        slots.initialize(repeating: nil, count: self.capacity)
         free = DispatchSemaphore(value: self.capacity)
     }
 
     deinit {
-        slots.deinitialize(count: capacity)
+        // Values sent and never received.
+        while filled.wait(timeout: .now()) == .success {
+            _ = (slots + receiveIndex).move()
+            receiveIndex = (receiveIndex + 1) % capacity
+        }
         slots.deallocate()
     }
 
     func send(_ value: Value) {
         free.wait()
-        slots[sendIndex] = value
+        (slots + sendIndex).initialize(to: value)
         sendIndex = (sendIndex + 1) % capacity
         filled.signal()
     }
 
-    func receive() -> Value? {
+    func receive() -> Value {
         filled.wait()
-        let value = slots[receiveIndex].take()
+        let value = (slots + receiveIndex).move()
         receiveIndex = (receiveIndex + 1) % capacity
         free.signal()
         return value

@@ -84,13 +84,13 @@ public struct VendorLayer {
         }
     }
 
-    public mutating func handle(_ event: SessionEvent, sessionsAnalyzer: inout SessionAnalyzer) {
+    public mutating func handle(_ event: SessionEvent) {
         guard !profiles.isEmpty else { return }
         switch event {
         case .attValue(let value):
             // Links change in place (`links.values[index]`): a copy would copy their
             // assemblers and held frames on write.
-            guard let index = link(for: value, analyzer: &sessionsAnalyzer) else { return }
+            guard let index = link(for: value) else { return }
             links.values[index].session.updateMTU(value.mtu)
             links.values[index].fragmentStarts.append((value.record, value.firstFragmentRecord, value.firstFragmentUs))
             let events = links.values[index].session.value(
@@ -121,10 +121,10 @@ public struct VendorLayer {
 
     /// Where the link of a connection is in `links`, created on its first value once a
     /// profile applies.
-    private mutating func link(for value: ATTValueEvent, analyzer: inout SessionAnalyzer) -> Dictionary<String, Link>.Index? {
+    private mutating func link(for value: ATTValueEvent) -> Dictionary<String, Link>.Index? {
         if let existing = links.index(forKey: value.connectionID) { return existing }
         if unmatched.contains(value.connectionID) { return nil }
-        let services = analyzer.gattServices(ofConnection: value.connectionID)
+        let services = value.services
         let advertised = value.profile.flatMap { name in profiles.first { $0.name == name } }.flatMap { profile in
             // A device matched by its advertising whose discovered services lack the profile's one is not it.
             services.isEmpty || profile.match.gattService.map(services.contains) != false ? profile : nil

@@ -110,6 +110,10 @@ struct GATTDatabases {
     subscript(slot: Int) -> GATTDatabase { slot < bySlot.count ? bySlot[slot] : GATTDatabase() }
 
     /// The UUID of a handle in a device's database, read in place.
+    func services(slot: Int) -> [BluetoothUUID] {
+        slot < bySlot.count ? bySlot[slot].services : []
+    }
+
     func uuid(slot: Int, handle: UInt16) -> BluetoothUUID? {
         slot < bySlot.count ? bySlot[slot].uuid(of: handle) : nil
     }

@@ -88,7 +88,8 @@ extension SessionAnalyzer {
                 uuid: conn.slot.flatMap { gatt.uuid(slot: registry.root($0), handle: handle) }, value: value,
                 timeUs: now, record: record.index, firstFragmentRecord: frame.firstRecordIndex,
                 firstFragmentUs: frame.firstTimestampUs, mtu: conn.connection.mtu,
-                profile: conn.slot.flatMap { registry.profile(of: $0) })))
+                profile: conn.slot.flatMap { registry.profile(of: $0) },
+                services: conn.slot.map { gatt.services(slot: registry.root($0)) } ?? [])))
         }
     }
 
@@ -176,13 +177,6 @@ extension SessionAnalyzer {
             ?? "handle \(Hex.code(write.handle, width: 4))"
         conn.connection.subscriptions.append(Subscription(timeUs: timeUs, cccdHandle: write.handle, characteristic: owner,
                                                           notifications: first & 1 != 0, indications: first & 2 != 0))
-    }
-
-    /// The primary services discovered on the device of a connection (for profiles that match
-    /// by GATT service).
-    public mutating func gattServices(ofConnection id: String) -> [BluetoothUUID] {
-        guard let slot = connectionSlots[id] else { return [] }
-        return gatt[registry.root(slot)].services
     }
 
     /// `Battery Level (2A19)` from the device's GATT database, or the handle.

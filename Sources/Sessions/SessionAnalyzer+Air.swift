@@ -70,7 +70,6 @@ extension SessionAnalyzer {
             lastActivityUs: record.timestampUs, transactions: [], transactionTotals: TransactionTotals(), subscriptions: [],
             crcInit: created?.crcInit, valueCounts: [:], discovery: nil)
         live.insert(LiveConnection(connection: connection, slot: slot), for: link)
-        if let slot { connectionSlots[id] = slot }
         stats.maxConcurrentConnections = max(stats.maxConcurrentConnections, live.count)
         if let slot { registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs) }
     }

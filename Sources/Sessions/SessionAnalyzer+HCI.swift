@@ -215,7 +215,6 @@ extension SessionAnalyzer {
             keep(previous)
         }
         live.insert(LiveConnection(connection: connection, slot: slot), for: link)
-        connectionSlots[id] = slot
         stats.maxConcurrentConnections = max(stats.maxConcurrentConnections, live.count)
         registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs)
     }

@@ -56,6 +56,9 @@ public struct ATTValueEvent: Sendable {
     public var mtu: Int
     /// The vendor profile the device matched by its advertising, if any.
     public var profile: String?
+    /// The primary services discovered so far on the device (for profiles that match by GATT
+    /// service).
+    public var services: [BluetoothUUID]
 }
 
 /// What the analysis tells the layer above as it goes.
@@ -75,8 +78,6 @@ public struct SessionAnalyzer {
     var registry = DeviceRegistry()
     var gatt = GATTDatabases()
     var live = LiveLinks()
-    /// The device slot of each connection id (for lookups by id from the layer above).
-    var connectionSlots: [String: Int] = [:]
     var finished: [Connection] = []
     var attempts: [ConnectionAttempt] = []
     var pendingCreates: [PendingCreate] = []

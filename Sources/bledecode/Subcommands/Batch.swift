@@ -53,10 +53,14 @@ struct Batch: ParsableCommand {
         let frames = vendor.frames
         let commandLine = (["bledecode"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
         let group = DispatchGroup()
-        for _ in 0..<min(jobs, captures.count) {
+        let workers = min(jobs, captures.count)
+        // One capture at a time: its analysis uses the second core itself.
+        let pipelined = workers == 1
+        for _ in 0..<workers {
             DispatchQueue.global().async(group: group) {
                 while let job = state.take() {
-                    state.finish(job.analyze(profiles: profiles, frames: frames, commandLine: commandLine))
+                    state.finish(job.analyze(profiles: profiles, frames: frames, commandLine: commandLine,
+                                             pipelined: pipelined))
                 }
             }
         }
@@ -114,7 +118,7 @@ struct BatchJob: Sendable {
     }
 
     /// Reads the capture, writes its report, and returns its index line.
-    func analyze(profiles: [Profile], frames: VendorLayer.Listing, commandLine: String) -> BatchResult {
+    func analyze(profiles: [Profile], frames: VendorLayer.Listing, commandLine: String, pipelined: Bool) -> BatchResult {
         let started = DispatchTime.now().uptimeNanoseconds
         var line = JSONWriter(capacity: 512)
         line.beginObject()
@@ -136,7 +140,7 @@ struct BatchJob: Sendable {
                                elapsedNs: DispatchTime.now().uptimeNanoseconds - started)
         }
         let analysis = Analysis.run(reader, options: SessionOptions(transactions: .failed), profiles: profiles,
-                                    frames: frames, vendorCommands: false)
+                                    frames: frames, vendorCommands: false, pipelined: pipelined)
         let damaged = analysis.diagnostics.contains { $0.severity == .error }
         let written = Self.write(analysis, commandLine: commandLine, to: reportPath)
         let report = analysis.report

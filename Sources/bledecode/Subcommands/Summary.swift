@@ -184,8 +184,8 @@ struct ReportRunner {
         var progress = ProgressReporter(path: reader.info.path, compressed: reader.info.compressed)
         // Vendor command events feed the timelines only; the JSON report reads the frames.
         var analysis = Analysis.run(reader, options: SessionOptions(transactions: listing), profiles: profiles,
-                                    frames: options.vendor.frames, vendorCommands: format != .json) { packet, _ in
-            progress?.advance(to: packet.record.fileOffset)
+                                    frames: options.vendor.frames, vendorCommands: format != .json) { offset in
+            progress?.advance(to: offset)
         }
         progress?.finish()
         var commandLine = (["bledecode"] + CommandLine.arguments.dropFirst()).joined(separator: " ")

@@ -1,0 +1,56 @@
+import CaptureFormats
+import PacketDecoding
+import Sessions
+
+/// The stages below vendor decoding: read a record, decode it, feed the sessions. What comes
+/// out is the stream of `SessionEvent`s the vendor layer consumes, then the report.
+struct SessionStage {
+    /// The sessions' closing state: the report, the events of the connections still open at
+    /// the end, and the decoder's closing issues.
+    struct End: Sendable {
+        var report: SessionReport
+        var events: [SessionEvent]
+        var issues: [PacketIssue]
+    }
+
+    /// Records between two progress reports (and, on a thread, the most per batch).
+    static let recordsPerBatch = 512
+
+    let reader: any RecordReader
+    private var decoder = PacketDecoder()
+    private var sessions: SessionAnalyzer
+
+    init(reader: any RecordReader, options: SessionOptions) {
+        self.reader = reader
+        sessions = SessionAnalyzer(options: options)
+    }
+
+    /// Reads up to `recordsPerBatch` records, appending their events; the file offset of the
+    /// last one, nil at the end of the capture.
+    mutating func step(into events: inout [SessionEvent]) -> Int? {
+        var offset: Int?
+        for _ in 0..<Self.recordsPerBatch {
+            guard let record = reader.next() else { break }
+            offset = record.fileOffset
+            sessions.process(decoder.decode(record), into: &events)
+        }
+        return offset
+    }
+
+    mutating func finish() -> End {
+        let issues = decoder.finish()
+        let (report, events) = sessions.finish(diagnostics: reader.diagnostics, pipelineIssues: issues)
+        return End(report: report, events: events, issues: issues)
+    }
+
+    /// Every stage on the calling thread.
+    consuming func runInline(vendor: inout VendorLayer, progress: ((Int) -> Void)?) -> End {
+        var events: [SessionEvent] = []
+        while let offset = step(into: &events) {
+            for event in events { vendor.handle(event) }
+            events.removeAll(keepingCapacity: true)
+            progress?(offset)
+        }
+        return finish()
+    }
+}

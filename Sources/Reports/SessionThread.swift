@@ -1,0 +1,44 @@
+import Dispatch
+import Sessions
+
+/// Runs a `SessionStage` on a second thread while the calling thread runs vendor decoding:
+/// events cross in batches through a bounded `HandOff`, so at most `batchesInFlight` batches
+/// wait (memory stays bounded).
+enum SessionThread {
+    static let batchesInFlight = 4
+
+    private enum Message: Sendable {
+        case events([SessionEvent], fileOffset: Int)
+        case end(SessionStage.End)
+    }
+
+    /// The stage (and its reader) moves to the second thread and is used there only until it
+    /// sends `.end`; the caller touches the reader again only after receiving that (the
+    /// hand-off orders the two).
+    private final class Transfer: @unchecked Sendable {
+        var stage: SessionStage
+        init(_ stage: SessionStage) { self.stage = stage }
+    }
+
+    static func run(_ stage: consuming SessionStage, vendor: inout VendorLayer, progress: ((Int) -> Void)?) -> SessionStage.End {
+        let handOff = HandOff<Message>(capacity: batchesInFlight)
+        let transfer = Transfer(stage)
+        DispatchQueue.global().async {
+            var events: [SessionEvent] = []
+            while let offset = transfer.stage.step(into: &events) {
+                handOff.send(.events(events, fileOffset: offset))
+                events = []
+            }
+            handOff.send(.end(transfer.stage.finish()))
+        }
+        while true {
+            switch handOff.receive() {
+            case .events(let events, let offset):
+                for event in events { vendor.handle(event) }
+                progress?(offset)
+            case .end(let end):
+                return end
+            }
+        }
+    }
+}
