@@ -119,9 +119,10 @@ public struct PacketDecoder: Sendable {
         if let fragment = result.fragment {
             let direction = Self.direction(fragment.direction)
             let key = FragmentStreamKey(connection: fragment.accessAddress, direction: Self.code(direction))
-            let events = reassembler.feed(key: key, isStart: fragment.isStart, bytes: fragment.bytes,
-                                          recordIndex: record.index, timestampUs: record.timestampUs)
-            collect(events, link: .air(accessAddress: fragment.accessAddress), direction: direction, in: &packet)
+            let step = reassembler.step(key: key, isStart: fragment.isStart,
+                                        fragment: ByteReader(fragment.bytes, layer: .l2cap),
+                                        recordIndex: record.index, timestampUs: record.timestampUs)
+            collect(step, link: .air(accessAddress: fragment.accessAddress), direction: direction, in: &packet)
         }
         for event in result.events {
             if case .connectionTerminated(let accessAddress, _, _) = event {
@@ -155,23 +156,27 @@ public struct PacketDecoder: Sendable {
     }
 
     private mutating func reassemble(_ acl: ACLDataPacket, in packet: inout DecodedPacket) {
-        let record = packet.record
-        let key = FragmentStreamKey(adapter: record.adapter, connection: UInt32(acl.connectionHandle),
-                                    direction: Self.code(record.direction))
-        let missing = max(0, record.originalLength - record.payload.count)
-        let events = reassembler.feed(key: key, isStart: acl.packetBoundary.isStart, bytes: acl.payloadBytes,
-                                      recordIndex: record.index, timestampUs: record.timestampUs, truncatedBy: missing)
-        collect(events, link: .hci(adapter: record.adapter, handle: acl.connectionHandle), direction: record.direction,
-                in: &packet)
+        let adapter = packet.record.adapter
+        let direction = packet.record.direction
+        let key = FragmentStreamKey(adapter: adapter, connection: UInt32(acl.connectionHandle),
+                                    direction: Self.code(direction))
+        let missing = max(0, packet.record.originalLength - packet.record.payload.count)
+        let step = reassembler.step(key: key, isStart: acl.packetBoundary.isStart, fragment: acl.payload,
+                                    recordIndex: packet.record.index, timestampUs: packet.record.timestampUs,
+                                    truncatedBy: missing)
+        collect(step, link: .hci(adapter: adapter, handle: acl.connectionHandle), direction: direction, in: &packet)
     }
 
-    private func collect(_ events: [ReassemblyEvent], link: LinkID, direction: Direction, in packet: inout DecodedPacket) {
-        for event in events {
-            if case .complete(let frame) = event {
-                packet.l2cap.append(L2CAPPDU(link: link, direction: direction, frame: frame, content: Self.content(of: frame)))
-            } else if let issue = describe(event) {
-                packet.issues.append(issue)
-            }
+    private func collect(_ step: ReassemblyStep, link: LinkID, direction: Direction, in packet: inout DecodedPacket) {
+        if let interrupted = step.interrupted { collect(interrupted, link: link, direction: direction, in: &packet) }
+        if let outcome = step.outcome { collect(outcome, link: link, direction: direction, in: &packet) }
+    }
+
+    private func collect(_ event: ReassemblyEvent, link: LinkID, direction: Direction, in packet: inout DecodedPacket) {
+        if case .complete(let frame) = event {
+            packet.l2cap.append(L2CAPPDU(link: link, direction: direction, frame: frame, content: Self.content(of: frame)))
+        } else if let issue = describe(event) {
+            packet.issues.append(issue)
         }
     }
 
