@@ -59,10 +59,7 @@ final class BufferedInput {
 
     /// The next `count` buffered bytes (`count` ≤ `buffered`) as a reader with absolute offsets.
     private func window(_ count: Int) -> ByteReader {
-        var whole = ByteReader(buffer, layer: .capture, baseOffset: offset - start)
-        // Both succeed: `start + count` ≤ `buffer.count`.
-        _ = try? whole.skip(start)
-        return (try? whole.slice(byteCount: count)) ?? ByteReader([], layer: .capture, baseOffset: offset)
+        ByteReader(buffer, range: start..<start + max(0, count), layer: .capture, baseOffset: offset - start)
     }
 
     /// Consumes and returns exactly `count` bytes, or nil (consuming nothing) when fewer remain.

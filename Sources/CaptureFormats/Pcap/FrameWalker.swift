@@ -114,17 +114,18 @@ final class PcapngFrameWalker: FrameWalker {
                 return .truncated(offset: offset, have: lengthReader.remaining, total: 8, header: true)
             }
             let length = Int(rawLength)
+            // Drop the headers' views of the buffer before it refills (else the refill copies it).
+            (head, lengthReader) = (ByteReader([]), ByteReader([]))
             guard length >= 12, length % 4 == 0, length <= Self.maximumBlockLength else {
                 return .lost(offset: offset, reason: "block at byte \(offset) has impossible total length \(length)")
             }
-            guard let block = input.take(length) else {
+            guard var block = input.takeReader(length) else {
                 return .truncated(offset: offset, have: input.fill(length), total: length, header: false)
             }
             let blockType = type == Self.sectionHeaderType ? type : (bigEndian ? type.byteSwapped : type)
             switch blockType {
             case Self.enhancedPacketBlockType, Self.packetBlockType:
-                var reader = ByteReader(block, layer: .capture, baseOffset: offset)
-                let direction = try? packetFlagsDirection(&reader)
+                let direction = try? packetFlagsDirection(&block)
                 // EPB and PB bodies start 28 bytes in; their headers are 8 + 20 bytes.
                 return .frame(PacketFrame(offset: offset, size: length, dataOffset: offset + 28, direction: direction ?? nil))
             case Self.simplePacketBlockType:
