@@ -117,12 +117,12 @@ public enum ReassemblyEvent: Sendable, Equatable {
     /// `length` bytes, `extraBytes` were dropped.
     case overrun(L2CAPFrame, extraBytes: Int)
     /// A start fragment arrived (at `byRecordIndex`) before the pending PDU completed.
-    case interrupted(PartialL2CAPFrame, byRecordIndex: Int)
+    indirect case interrupted(PartialL2CAPFrame, byRecordIndex: Int)
     /// The capturing tool cut a fragment, so the PDU can never be complete: it ends here with
     /// `receivedByteCount` bytes seen and `missingByteCount` cut.
-    case cutShort(PartialL2CAPFrame)
+    indirect case cutShort(PartialL2CAPFrame)
     /// The stream was flushed (disconnection, end of capture) with a PDU pending.
-    case flushed(PartialL2CAPFrame)
+    indirect case flushed(PartialL2CAPFrame)
 }
 
 /// What one fragment produced, in order: the PDU it interrupted, then what the fragment itself
@@ -165,33 +165,29 @@ public struct L2CAPReassembler: Sendable {
     /// case) completes without touching the per-stream state.
     public mutating func step(key: FragmentStreamKey, isStart: Bool, fragment: ByteReader, recordIndex: Int,
                               timestampUs: Int64, truncatedBy: Int = 0) -> ReassemblyStep {
-        var step = ReassemblyStep()
+        var interrupted: ReassemblyEvent?
         var partial: PartialL2CAPFrame
         if isStart {
             if !collecting.isEmpty, let previous = collecting.removeValue(forKey: key) {
-                step.interrupted = .interrupted(previous, byRecordIndex: recordIndex)
+                interrupted = .interrupted(previous, byRecordIndex: recordIndex)
             }
             if truncatedBy <= 0,
                let frame = Self.wholeFrame(fragment, recordIndex: recordIndex, timestampUs: timestampUs) {
-                step.outcome = .complete(frame)
-                return step
+                return ReassemblyStep(interrupted: interrupted, outcome: .complete(frame))
             }
             partial = PartialL2CAPFrame(key: key, recordIndex: recordIndex, timestampUs: timestampUs)
         } else {
             guard !collecting.isEmpty, let pending = collecting.removeValue(forKey: key) else {
-                step.outcome = .orphanContinuation(key: key, recordIndex: recordIndex, byteCount: fragment.remaining)
-                return step
+                return ReassemblyStep(outcome: .orphanContinuation(key: key, recordIndex: recordIndex,
+                                                                   byteCount: fragment.remaining))
             }
             partial = pending
         }
         partial.absorb(fragment.unreadBytes, truncatedBy: truncatedBy, recordIndex: recordIndex,
                        timestampUs: timestampUs)
-        if let outcome = partial.outcome {
-            step.outcome = outcome
-        } else {
-            collecting[key] = partial
-        }
-        return step
+        let outcome = partial.outcome
+        if outcome == nil { collecting[key] = partial }
+        return ReassemblyStep(interrupted: interrupted, outcome: outcome)
     }
 
     /// The frame of a start fragment that is exactly one whole PDU, or nil.
