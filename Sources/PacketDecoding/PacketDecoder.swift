@@ -16,39 +16,45 @@ public struct PacketDecoder: Sendable {
 
     public mutating func decode(_ record: CaptureRecord) -> DecodedPacket {
         var packet = DecodedPacket(record: record)
-        var reader = ByteReader(record.payload, layer: .hci)
         do throws(DecodeError) {
-            switch record.kind {
-            case .hciCommand:
-                reader = declaredPrefix(of: record, headerLength: 3, in: &packet)
-                packet.hci = .command(try HCICommandPacket(parsing: &reader))
-            case .hciEvent:
-                reader = declaredPrefix(of: record, headerLength: 2, in: &packet)
-                let event = try HCIEventPacket(parsing: &reader)
-                packet.hci = .event(event)
-                handle(event, in: &packet)
-            case .aclData:
-                let acl = try ACLDataPacket(parsing: &reader, allowTruncated: true)
-                packet.hci = .acl(acl)
-                reassemble(acl, in: &packet)
-            case .scoData:
-                packet.hci = .sco(try SCODataPacket(parsing: &reader))
-            case .isoData:
-                packet.hci = .iso(try ISODataPacket(parsing: &reader))
-            case .linkLayer(let linkType):
-                decodeAir(linkType: linkType, in: &packet)
-            case .note, .control, .unknown:
-                break
-            }
+            try decodeLayers(of: record, into: &packet)
         } catch {
             packet.issues.append(PacketIssue(error))
         }
         // Cut ACL records are reported by reassembly, which knows what the cut hid.
-        if record.isTruncated && record.kind != .aclData {
+        if record.isTruncated, record.kind != .aclData {
             packet.issues.append(PacketIssue(.cutByCapture, layer: .capture,
                                              "record cut by the capturing tool: \(record.payload.count) of \(record.originalLength) bytes kept"))
         }
         return packet
+    }
+
+    /// Decodes the record's layers into `packet`; each layer is stored once the state it
+    /// changes has been updated, so that it moves into the packet instead of being copied.
+    private mutating func decodeLayers(of record: CaptureRecord, into packet: inout DecodedPacket) throws(DecodeError) {
+        var reader = ByteReader(record.payload, layer: .hci)
+        switch record.kind {
+        case .hciCommand:
+            reader = declaredPrefix(of: record, headerLength: 3, in: &packet)
+            packet.hci = .command(try HCICommandPacket(parsing: &reader))
+        case .hciEvent:
+            reader = declaredPrefix(of: record, headerLength: 2, in: &packet)
+            let event = try HCIEventPacket(parsing: &reader)
+            handle(event, in: &packet)
+            packet.hci = .event(event)
+        case .aclData:
+            let acl = try ACLDataPacket(parsing: &reader, allowTruncated: true)
+            reassemble(acl, in: &packet)
+            packet.hci = .acl(acl)
+        case .scoData:
+            packet.hci = .sco(try SCODataPacket(parsing: &reader))
+        case .isoData:
+            packet.hci = .iso(try ISODataPacket(parsing: &reader))
+        case .linkLayer(let linkType):
+            decodeAir(linkType: linkType, in: &packet)
+        case .note, .control, .unknown:
+            break
+        }
     }
 
     /// A reader over the packet as long as its parameter length says, so that bytes a capturing
