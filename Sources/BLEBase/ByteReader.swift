@@ -112,8 +112,13 @@ public struct ByteReader: Sendable {
     @inlinable
     public mutating func readUnsigned(_ width: Int, bigEndian: Bool,
                                       field: StaticString = "integer") throws(DecodeError) -> UInt64 {
-        guard width >= 1, width <= 8 else { throw invalidWidth(width, field: field) }
-        return try readFixed(width, bigEndian: bigEndian, field: field)
+        switch width {
+        case 2: return UInt64(try load(UInt16.self, bigEndian: bigEndian, field: field))
+        case 4: return UInt64(try load(UInt32.self, bigEndian: bigEndian, field: field))
+        case 8: return try load(UInt64.self, bigEndian: bigEndian, field: field)
+        case 1...8: return try readFixed(width, bigEndian: bigEndian, field: field)
+        default: throw invalidWidth(width, field: field)
+        }
     }
 
     @usableFromInline @inline(never)
