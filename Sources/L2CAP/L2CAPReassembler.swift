@@ -190,6 +190,15 @@ public struct L2CAPReassembler: Sendable {
         return ReassemblyStep(interrupted: interrupted, outcome: outcome)
     }
 
+    /// The common case, without building events: the frame of a start fragment that holds
+    /// exactly one whole PDU on a stream with none pending (feeding it would change no state).
+    /// Nil otherwise; then feed the fragment to `step`.
+    public func singleFragmentFrame(key: FragmentStreamKey, isStart: Bool, fragment: ByteReader, recordIndex: Int,
+                                    timestampUs: Int64, truncatedBy: Int = 0) -> L2CAPFrame? {
+        guard isStart, truncatedBy <= 0, collecting.isEmpty || collecting[key] == nil else { return nil }
+        return Self.wholeFrame(fragment, recordIndex: recordIndex, timestampUs: timestampUs)
+    }
+
     /// The frame of a start fragment that is exactly one whole PDU, or nil.
     private static func wholeFrame(_ fragment: ByteReader, recordIndex: Int, timestampUs: Int64) -> L2CAPFrame? {
         var reader = fragment

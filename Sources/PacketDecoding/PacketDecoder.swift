@@ -44,7 +44,8 @@ public struct PacketDecoder: Sendable {
             packet.hci = .event(event)
         case .aclData:
             let acl = try ACLDataPacket(parsing: &reader, allowTruncated: true)
-            reassemble(acl, in: &packet)
+            reassemble(handle: acl.connectionHandle, isStart: acl.packetBoundary.isStart, fragment: acl.payload,
+                       in: &packet)
             packet.hci = .acl(acl)
         case .scoData:
             packet.hci = .sco(try SCODataPacket(parsing: &reader))
@@ -125,10 +126,8 @@ public struct PacketDecoder: Sendable {
         if let fragment = result.fragment {
             let direction = Self.direction(fragment.direction)
             let key = FragmentStreamKey(connection: fragment.accessAddress, direction: Self.code(direction))
-            let step = reassembler.step(key: key, isStart: fragment.isStart,
-                                        fragment: ByteReader(fragment.bytes, layer: .l2cap),
-                                        recordIndex: record.index, timestampUs: record.timestampUs)
-            collect(step, link: .air(accessAddress: fragment.accessAddress), direction: direction, in: &packet)
+            feed(ByteReader(fragment.bytes, layer: .l2cap), key: key, isStart: fragment.isStart, truncatedBy: 0,
+                 link: .air(accessAddress: fragment.accessAddress), direction: direction, in: &packet)
         }
         for event in result.events {
             if case .connectionTerminated(let accessAddress, _, _) = event {
@@ -161,16 +160,32 @@ public struct PacketDecoder: Sendable {
         }
     }
 
-    private mutating func reassemble(_ acl: ACLDataPacket, in packet: inout DecodedPacket) {
+    /// Feeds an ACL packet's payload (`fragment`) to the reassembler.
+    private mutating func reassemble(handle: UInt16, isStart: Bool, fragment: ByteReader,
+                                     in packet: inout DecodedPacket) {
         let adapter = packet.record.adapter
         let direction = packet.record.direction
-        let key = FragmentStreamKey(adapter: adapter, connection: UInt32(acl.connectionHandle),
-                                    direction: Self.code(direction))
+        let key = FragmentStreamKey(adapter: adapter, connection: UInt32(handle), direction: Self.code(direction))
         let missing = max(0, packet.record.originalLength - packet.record.payload.count)
-        let step = reassembler.step(key: key, isStart: acl.packetBoundary.isStart, fragment: acl.payload,
-                                    recordIndex: packet.record.index, timestampUs: packet.record.timestampUs,
-                                    truncatedBy: missing)
-        collect(step, link: .hci(adapter: adapter, handle: acl.connectionHandle), direction: direction, in: &packet)
+        feed(fragment, key: key, isStart: isStart, truncatedBy: missing, link: .hci(adapter: adapter, handle: handle),
+             direction: direction, in: &packet)
+    }
+
+    /// Feeds one fragment to the reassembler and adds what it completed, or the anomaly it
+    /// caused, to `packet`. A whole PDU in one fragment (the common case) skips the events.
+    private mutating func feed(_ fragment: ByteReader, key: FragmentStreamKey, isStart: Bool, truncatedBy: Int,
+                               link: LinkID, direction: Direction, in packet: inout DecodedPacket) {
+        let recordIndex = packet.record.index
+        let timestampUs = packet.record.timestampUs
+        if let frame = reassembler.singleFragmentFrame(key: key, isStart: isStart, fragment: fragment,
+                                                       recordIndex: recordIndex, timestampUs: timestampUs,
+                                                       truncatedBy: truncatedBy) {
+            packet.l2cap.append(L2CAPPDU(link: link, direction: direction, frame: frame, content: Self.content(of: frame)))
+            return
+        }
+        let step = reassembler.step(key: key, isStart: isStart, fragment: fragment, recordIndex: recordIndex,
+                                    timestampUs: timestampUs, truncatedBy: truncatedBy)
+        collect(step, link: link, direction: direction, in: &packet)
     }
 
     private func collect(_ step: ReassemblyStep, link: LinkID, direction: Direction, in packet: inout DecodedPacket) {
