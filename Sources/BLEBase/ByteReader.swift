@@ -192,12 +192,10 @@ public struct ByteReader: Sendable {
 
     /// Hands the next `byteCount` bytes to an inner layer as a reader of its own (shared
     /// storage, absolute offsets kept) and moves past them.
+    @inlinable
     public mutating func slice(byteCount: Int, layer: Layer? = nil,
                                _ field: StaticString = "length-delimited field") throws(DecodeError) -> ByteReader {
-        guard byteCount >= 0 else {
-            throw DecodeError.invalid(layer: self.layer, field: "\(field)", at: reportedOffset,
-                                      reason: "negative length \(byteCount)")
-        }
+        guard byteCount >= 0 else { throw negativeLength(byteCount, field: field) }
         try check(byteCount, field: field)
         let inner = ByteReader(storage: storage, position: cursor, endIndex: cursor + byteCount,
                                layer: layer ?? self.layer, baseOffset: baseOffset)
@@ -219,10 +217,13 @@ public struct ByteReader: Sendable {
     public var unreadBytes: ArraySlice<UInt8> { storage[cursor..<endIndex] }
 
     /// Throws when bytes are left over after a fixed-size structure was parsed.
+    @inlinable
     public func expectEnd(_ structure: StaticString) throws(DecodeError) {
-        guard isAtEnd else {
-            throw DecodeError.leftover(layer: layer, structure: "\(structure)", at: reportedOffset,
-                                       count: remaining)
-        }
+        guard isAtEnd else { throw leftover(structure) }
+    }
+
+    @usableFromInline @inline(never)
+    func leftover(_ structure: StaticString) -> DecodeError {
+        DecodeError.leftover(layer: layer, structure: "\(structure)", at: reportedOffset, count: remaining)
     }
 }
