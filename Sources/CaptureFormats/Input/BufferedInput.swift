@@ -24,6 +24,14 @@ final class BufferedInput {
     /// Tries to have `count` unread bytes buffered; returns how many are (fewer at the end).
     @discardableResult
     func fill(_ count: Int) -> Int {
+        let buffered = buffer.count - start
+        if buffered >= count { return count }
+        return refill(count)
+    }
+
+    /// `fill` when the buffer holds fewer than `count` bytes: reads chunks until it does or the
+    /// source ends.
+    private func refill(_ count: Int) -> Int {
         while buffer.count - start < count && !exhausted {
             if start > 0 {
                 buffer.removeFirst(start)
