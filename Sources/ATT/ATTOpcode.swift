@@ -98,7 +98,12 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable, Comparable {
     public var kind: ATTPDUKind? { entry?.kind ?? (isCommand ? .command : nil) }
 
     /// The size rule of a known opcode's parameters.
-    public var parameterLength: ParameterLength? { entry?.length }
+    public var parameterLength: ParameterLength? { Self.parameterLengths[Int(rawValue)] }
+
+    /// `parameterLength` of every opcode value, taken from `entry` once (read for every PDU).
+    private static let parameterLengths: [ParameterLength?] = (0...255).map {
+        ATTOpcode(rawValue: UInt8($0)).entry?.length
+    }
 
     /// Bit 6: the PDU is a command (no response expected).
     public var isCommand: Bool { rawValue & 0x40 != 0 }

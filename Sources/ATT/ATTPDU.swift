@@ -28,7 +28,7 @@ public struct ATTPDU: Sendable, Equatable {
             parameters = .unknown(rawParameters: rest.readRemainingBytes())
             return
         }
-        try rule.check(rest, structure: opcode.name)
+        if !rule.accepts(rest.remaining) { try rule.check(rest, structure: opcode.name) }
         parameters = try ATTParameters(parsing: &rest, opcode: opcode)
     }
 

@@ -8,7 +8,8 @@
 public struct ByteReader: Sendable {
     public let storage: [UInt8]
     /// Absolute index of the next byte to read in `storage`.
-    public private(set) var position: Int
+    public var position: Int { cursor }
+    @usableFromInline var cursor: Int
     /// One past the last readable byte in `storage`.
     public let endIndex: Int
     /// Layer named in errors thrown by this reader.
@@ -16,157 +17,213 @@ public struct ByteReader: Sendable {
     /// Offset added to `position` when reporting errors (e.g. a record's offset in its file).
     public var baseOffset: Int
 
+    @inlinable
     public init(_ bytes: [UInt8], layer: Layer = .unknown, baseOffset: Int = 0) {
         self.storage = bytes
-        self.position = 0
+        self.cursor = 0
         self.endIndex = bytes.count
         self.layer = layer
         self.baseOffset = baseOffset
     }
 
-    private init(storage: [UInt8], position: Int, endIndex: Int, layer: Layer, baseOffset: Int) {
+    /// A reader over `range` of `bytes` (clamped to the array), sharing its storage: offsets stay
+    /// absolute within `bytes`, so `baseOffset` should be the offset of `bytes[0]`.
+    @inlinable
+    public init(_ bytes: [UInt8], range: Range<Int>, layer: Layer = .unknown, baseOffset: Int = 0) {
+        let clamped = range.clamped(to: 0..<bytes.count)
+        self.init(storage: bytes, position: clamped.lowerBound, endIndex: clamped.upperBound,
+                  layer: layer, baseOffset: baseOffset)
+    }
+
+    @inlinable
+    init(storage: [UInt8], position: Int, endIndex: Int, layer: Layer, baseOffset: Int) {
         self.storage = storage
-        self.position = position
+        self.cursor = position
         self.endIndex = endIndex
         self.layer = layer
         self.baseOffset = baseOffset
     }
 
-    public var remaining: Int { endIndex - position }
-    public var isAtEnd: Bool { position >= endIndex }
+    @inlinable public var remaining: Int { endIndex - cursor }
+    @inlinable public var isAtEnd: Bool { cursor >= endIndex }
     /// Offset of the next byte as reported in errors.
-    public var reportedOffset: Int { baseOffset + position }
+    @inlinable public var reportedOffset: Int { baseOffset + cursor }
 
-    @inline(__always)
-    private func check(_ count: Int, field: StaticString) throws(DecodeError) {
-        guard count <= remaining else {
-            throw DecodeError.truncated(layer: layer, field: "\(field)", at: reportedOffset,
-                                        needed: count, available: remaining)
-        }
+    @inlinable @inline(__always)
+    func check(_ count: Int, field: StaticString) throws(DecodeError) {
+        guard count <= remaining else { throw truncation(count, field: field) }
     }
 
+    /// The error for a read of `count` bytes past the end (kept out of line: the rare path).
+    @usableFromInline @inline(never)
+    func truncation(_ count: Int, field: StaticString) -> DecodeError {
+        DecodeError.truncated(layer: layer, field: "\(field)", at: reportedOffset, needed: count, available: remaining)
+    }
+
+    @inlinable
     public mutating func readUInt8(_ field: StaticString = "byte") throws(DecodeError) -> UInt8 {
         try check(1, field: field)
-        let value = storage[position]
-        position += 1
+        let value = storage[cursor]
+        cursor += 1
         return value
     }
 
+    @inlinable
     public mutating func readInt8(_ field: StaticString = "byte") throws(DecodeError) -> Int8 {
         Int8(bitPattern: try readUInt8(field))
     }
 
+    @inlinable
     public mutating func readUInt16LE(_ field: StaticString = "u16") throws(DecodeError) -> UInt16 {
-        UInt16(truncatingIfNeeded: try readUnsigned(2, bigEndian: false, field: field))
+        try load(UInt16.self, bigEndian: false, field: field)
     }
 
+    @inlinable
     public mutating func readUInt16BE(_ field: StaticString = "u16") throws(DecodeError) -> UInt16 {
-        UInt16(truncatingIfNeeded: try readUnsigned(2, bigEndian: true, field: field))
+        try load(UInt16.self, bigEndian: true, field: field)
     }
 
+    @inlinable
     public mutating func readUInt24LE(_ field: StaticString = "u24") throws(DecodeError) -> UInt32 {
-        UInt32(truncatingIfNeeded: try readUnsigned(3, bigEndian: false, field: field))
+        UInt32(truncatingIfNeeded: try readFixed(3, bigEndian: false, field: field))
     }
 
+    @inlinable
     public mutating func readUInt32LE(_ field: StaticString = "u32") throws(DecodeError) -> UInt32 {
-        UInt32(truncatingIfNeeded: try readUnsigned(4, bigEndian: false, field: field))
+        try load(UInt32.self, bigEndian: false, field: field)
     }
 
+    @inlinable
     public mutating func readUInt32BE(_ field: StaticString = "u32") throws(DecodeError) -> UInt32 {
-        UInt32(truncatingIfNeeded: try readUnsigned(4, bigEndian: true, field: field))
+        try load(UInt32.self, bigEndian: true, field: field)
     }
 
+    @inlinable
     public mutating func readUInt64LE(_ field: StaticString = "u64") throws(DecodeError) -> UInt64 {
-        try readUnsigned(8, bigEndian: false, field: field)
+        try load(UInt64.self, bigEndian: false, field: field)
     }
 
+    @inlinable
     public mutating func readUInt64BE(_ field: StaticString = "u64") throws(DecodeError) -> UInt64 {
-        try readUnsigned(8, bigEndian: true, field: field)
+        try load(UInt64.self, bigEndian: true, field: field)
     }
 
     /// Reads an unsigned integer of `width` bytes (1...8) in the given byte order.
+    @inlinable
     public mutating func readUnsigned(_ width: Int, bigEndian: Bool,
                                       field: StaticString = "integer") throws(DecodeError) -> UInt64 {
-        guard width >= 1, width <= 8 else {
-            throw DecodeError.invalid(layer: layer, field: "\(field)", at: reportedOffset,
-                                      reason: "integer width \(width) outside 1...8")
+        switch width {
+        case 2: return UInt64(try load(UInt16.self, bigEndian: bigEndian, field: field))
+        case 4: return UInt64(try load(UInt32.self, bigEndian: bigEndian, field: field))
+        case 8: return try load(UInt64.self, bigEndian: bigEndian, field: field)
+        case 1...8: return try readFixed(width, bigEndian: bigEndian, field: field)
+        default: throw invalidWidth(width, field: field)
         }
+    }
+
+    @usableFromInline @inline(never)
+    func invalidWidth(_ width: Int, field: StaticString) -> DecodeError {
+        DecodeError.invalid(layer: layer, field: "\(field)", at: reportedOffset,
+                            reason: "integer width \(width) outside 1...8")
+    }
+
+    /// Reads a whole integer type in one load, after the same bounds check as every read
+    /// (`check` keeps `cursor + size` within `endIndex`, itself within `storage`).
+    @inlinable @inline(__always)
+    mutating func load<T: FixedWidthInteger>(_: T.Type, bigEndian: Bool, field: StaticString) throws(DecodeError) -> T {
+        let size = MemoryLayout<T>.size
+        try check(size, field: field)
+        let offset = cursor
+        let raw = storage.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
+        cursor += size
+        return bigEndian ? T(bigEndian: raw) : T(littleEndian: raw)
+    }
+
+    /// Reads `width` (1...8, checked by callers) bytes; inlined with a constant width, the loop
+    /// unrolls into plain loads.
+    @inlinable @inline(__always)
+    mutating func readFixed(_ width: Int, bigEndian: Bool, field: StaticString) throws(DecodeError) -> UInt64 {
         try check(width, field: field)
         var value: UInt64 = 0
-        if bigEndian {
-            for i in 0..<width { value = (value << 8) | UInt64(storage[position + i]) }
-        } else {
-            for i in (0..<width).reversed() { value = (value << 8) | UInt64(storage[position + i]) }
+        for i in 0..<width {
+            let byte = UInt64(storage[cursor + i])
+            value |= bigEndian ? byte << (8 * (width - 1 - i)) : byte << (8 * i)
         }
-        position += width
+        cursor += width
         return value
     }
 
     /// Copies the next `count` bytes out.
+    @inlinable
     public mutating func readBytes(_ count: Int, _ field: StaticString = "bytes") throws(DecodeError) -> [UInt8] {
-        guard count >= 0 else {
-            throw DecodeError.invalid(layer: layer, field: "\(field)", at: reportedOffset,
-                                      reason: "negative length \(count)")
-        }
+        guard count >= 0 else { throw negativeLength(count, field: field) }
         try check(count, field: field)
-        let bytes = Array(storage[position..<position + count])
-        position += count
+        let bytes = Array(storage[cursor..<cursor + count])
+        cursor += count
         return bytes
     }
 
     /// Copies every remaining byte out and moves to the end.
+    @inlinable
     public mutating func readRemainingBytes() -> [UInt8] {
-        let bytes = Array(storage[position..<endIndex])
-        position = endIndex
+        let bytes = Array(storage[cursor..<endIndex])
+        cursor = endIndex
         return bytes
     }
 
     /// Returns the next byte without consuming it.
+    @inlinable
     public func peekUInt8(_ field: StaticString = "byte") throws(DecodeError) -> UInt8 {
         try check(1, field: field)
-        return storage[position]
+        return storage[cursor]
     }
 
+    @inlinable
     public mutating func skip(_ count: Int, _ field: StaticString = "skipped bytes") throws(DecodeError) {
-        guard count >= 0 else {
-            throw DecodeError.invalid(layer: layer, field: "\(field)", at: reportedOffset,
-                                      reason: "negative length \(count)")
-        }
+        guard count >= 0 else { throw negativeLength(count, field: field) }
         try check(count, field: field)
-        position += count
+        cursor += count
+    }
+
+    @usableFromInline @inline(never)
+    func negativeLength(_ count: Int, field: StaticString) -> DecodeError {
+        DecodeError.invalid(layer: layer, field: "\(field)", at: reportedOffset, reason: "negative length \(count)")
     }
 
     /// Hands the next `byteCount` bytes to an inner layer as a reader of its own (shared
     /// storage, absolute offsets kept) and moves past them.
+    @inlinable
     public mutating func slice(byteCount: Int, layer: Layer? = nil,
                                _ field: StaticString = "length-delimited field") throws(DecodeError) -> ByteReader {
-        guard byteCount >= 0 else {
-            throw DecodeError.invalid(layer: self.layer, field: "\(field)", at: reportedOffset,
-                                      reason: "negative length \(byteCount)")
-        }
+        guard byteCount >= 0 else { throw negativeLength(byteCount, field: field) }
         try check(byteCount, field: field)
-        let inner = ByteReader(storage: storage, position: position, endIndex: position + byteCount,
+        let inner = ByteReader(storage: storage, position: cursor, endIndex: cursor + byteCount,
                                layer: layer ?? self.layer, baseOffset: baseOffset)
-        position += byteCount
+        cursor += byteCount
         return inner
     }
 
     /// The unread remainder as a reader for an inner layer; this reader moves to the end.
+    @inlinable
     public mutating func sliceRemaining(layer: Layer? = nil) -> ByteReader {
-        let inner = ByteReader(storage: storage, position: position, endIndex: endIndex,
+        let inner = ByteReader(storage: storage, position: cursor, endIndex: endIndex,
                                layer: layer ?? self.layer, baseOffset: baseOffset)
-        position = endIndex
+        cursor = endIndex
         return inner
     }
 
     /// The unread bytes as a zero-copy view (for hashing or comparing, not for indexing).
-    public var unreadBytes: ArraySlice<UInt8> { storage[position..<endIndex] }
+    @inlinable
+    public var unreadBytes: ArraySlice<UInt8> { storage[cursor..<endIndex] }
 
     /// Throws when bytes are left over after a fixed-size structure was parsed.
+    @inlinable
     public func expectEnd(_ structure: StaticString) throws(DecodeError) {
-        guard isAtEnd else {
-            throw DecodeError.leftover(layer: layer, structure: "\(structure)", at: reportedOffset,
-                                       count: remaining)
-        }
+        guard isAtEnd else { throw leftover(structure) }
+    }
+
+    @usableFromInline @inline(never)
+    func leftover(_ structure: StaticString) -> DecodeError {
+        DecodeError.leftover(layer: layer, structure: "\(structure)", at: reportedOffset, count: remaining)
     }
 }

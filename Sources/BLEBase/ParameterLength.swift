@@ -4,6 +4,16 @@ public enum ParameterLength: Sendable, Equatable {
     case fixed(Int)
     case atLeast(Int)
 
+    /// True when `count` parameter bytes satisfy the rule (lets callers skip building the
+    /// structure name `check` needs for its errors).
+    @inlinable
+    public func accepts(_ count: Int) -> Bool {
+        switch self {
+        case .fixed(let size): return count == size
+        case .atLeast(let size): return count >= size
+        }
+    }
+
     /// Throws `truncated` when `reader` holds too few bytes and `leftover` when a fixed-size
     /// structure is followed by more; reads nothing.
     public func check(_ reader: ByteReader, structure: String) throws(DecodeError) {

@@ -117,12 +117,27 @@ public enum ReassemblyEvent: Sendable, Equatable {
     /// `length` bytes, `extraBytes` were dropped.
     case overrun(L2CAPFrame, extraBytes: Int)
     /// A start fragment arrived (at `byRecordIndex`) before the pending PDU completed.
-    case interrupted(PartialL2CAPFrame, byRecordIndex: Int)
+    indirect case interrupted(PartialL2CAPFrame, byRecordIndex: Int)
     /// The capturing tool cut a fragment, so the PDU can never be complete: it ends here with
     /// `receivedByteCount` bytes seen and `missingByteCount` cut.
-    case cutShort(PartialL2CAPFrame)
+    indirect case cutShort(PartialL2CAPFrame)
     /// The stream was flushed (disconnection, end of capture) with a PDU pending.
-    case flushed(PartialL2CAPFrame)
+    indirect case flushed(PartialL2CAPFrame)
+}
+
+/// What one fragment produced, in order: the PDU it interrupted, then what the fragment itself
+/// led to (a complete PDU or an anomaly); each nil when there is none.
+public struct ReassemblyStep: Sendable, Equatable {
+    public var interrupted: ReassemblyEvent?
+    public var outcome: ReassemblyEvent?
+
+    public init(interrupted: ReassemblyEvent? = nil, outcome: ReassemblyEvent? = nil) {
+        self.interrupted = interrupted
+        self.outcome = outcome
+    }
+
+    /// The events as a list, in order.
+    public var events: [ReassemblyEvent] { [interrupted, outcome].compactMap { $0 } }
 }
 
 /// Rebuilds L2CAP basic frames from fragments (Core v5.4 Vol 3 Part A §7.2.1: the first
@@ -144,36 +159,68 @@ public struct L2CAPReassembler: Sendable {
     /// The PDU being collected on `key`, if any.
     public func pending(_ key: FragmentStreamKey) -> PartialL2CAPFrame? { collecting[key] }
 
-    /// Feeds one fragment. `isStart` marks a first fragment (HCI packet boundary 0b00/0b10, LL
-    /// LLID 0b10); `truncatedBy` is how many bytes the capturing tool cut from this fragment.
-    public mutating func feed(key: FragmentStreamKey, isStart: Bool, bytes: ArraySlice<UInt8>, recordIndex: Int,
-                              timestampUs: Int64, truncatedBy: Int = 0) -> [ReassemblyEvent] {
-        var events: [ReassemblyEvent] = []
+    /// Feeds one fragment, given as a reader over its bytes. `isStart` marks a first fragment
+    /// (HCI packet boundary 0b00/0b10, LL LLID 0b10); `truncatedBy` is how many bytes the
+    /// capturing tool cut from this fragment. A start fragment holding a whole PDU (the common
+    /// case) completes without touching the per-stream state.
+    public mutating func step(key: FragmentStreamKey, isStart: Bool, fragment: ByteReader, recordIndex: Int,
+                              timestampUs: Int64, truncatedBy: Int = 0) -> ReassemblyStep {
+        var interrupted: ReassemblyEvent?
         var partial: PartialL2CAPFrame
         if isStart {
-            if let previous = collecting.removeValue(forKey: key) {
-                events.append(.interrupted(previous, byRecordIndex: recordIndex))
+            if !collecting.isEmpty, let previous = collecting.removeValue(forKey: key) {
+                interrupted = .interrupted(previous, byRecordIndex: recordIndex)
+            }
+            if truncatedBy <= 0,
+               let frame = Self.wholeFrame(fragment, recordIndex: recordIndex, timestampUs: timestampUs) {
+                return ReassemblyStep(interrupted: interrupted, outcome: .complete(frame))
             }
             partial = PartialL2CAPFrame(key: key, recordIndex: recordIndex, timestampUs: timestampUs)
         } else {
-            guard let pending = collecting.removeValue(forKey: key) else {
-                return [.orphanContinuation(key: key, recordIndex: recordIndex, byteCount: bytes.count)]
+            guard !collecting.isEmpty, let pending = collecting.removeValue(forKey: key) else {
+                return ReassemblyStep(outcome: .orphanContinuation(key: key, recordIndex: recordIndex,
+                                                                   byteCount: fragment.remaining))
             }
             partial = pending
         }
-        partial.absorb(bytes, truncatedBy: truncatedBy, recordIndex: recordIndex, timestampUs: timestampUs)
-        if let outcome = partial.outcome {
-            events.append(outcome)
-        } else {
-            collecting[key] = partial
+        partial.absorb(fragment.unreadBytes, truncatedBy: truncatedBy, recordIndex: recordIndex,
+                       timestampUs: timestampUs)
+        let outcome = partial.outcome
+        if outcome == nil { collecting[key] = partial }
+        return ReassemblyStep(interrupted: interrupted, outcome: outcome)
+    }
+
+    /// The common case, without building events: the frame of a start fragment that holds
+    /// exactly one whole PDU on a stream with none pending (feeding it would change no state).
+    /// Nil otherwise; then feed the fragment to `step`.
+    public func singleFragmentFrame(key: FragmentStreamKey, isStart: Bool, fragment: ByteReader, recordIndex: Int,
+                                    timestampUs: Int64, truncatedBy: Int = 0) -> L2CAPFrame? {
+        guard isStart, truncatedBy <= 0, collecting.isEmpty || collecting[key] == nil else { return nil }
+        return Self.wholeFrame(fragment, recordIndex: recordIndex, timestampUs: timestampUs)
+    }
+
+    /// The frame of a start fragment that is exactly one whole PDU, or nil.
+    private static func wholeFrame(_ fragment: ByteReader, recordIndex: Int, timestampUs: Int64) -> L2CAPFrame? {
+        var reader = fragment
+        guard let header = try? L2CAPBasicHeader(parsing: &reader), reader.remaining == Int(header.length) else {
+            return nil
         }
-        return events
+        return L2CAPFrame(channelID: header.channelID, payload: reader.readRemainingBytes(),
+                          firstRecordIndex: recordIndex, lastRecordIndex: recordIndex,
+                          firstTimestampUs: timestampUs, lastTimestampUs: timestampUs, fragmentCount: 1)
+    }
+
+    /// Feeds one fragment (see `step`) and lists what it produced.
+    public mutating func feed(key: FragmentStreamKey, isStart: Bool, bytes: ArraySlice<UInt8>, recordIndex: Int,
+                              timestampUs: Int64, truncatedBy: Int = 0) -> [ReassemblyEvent] {
+        feed(key: key, isStart: isStart, bytes: Array(bytes), recordIndex: recordIndex,
+             timestampUs: timestampUs, truncatedBy: truncatedBy)
     }
 
     public mutating func feed(key: FragmentStreamKey, isStart: Bool, bytes: [UInt8], recordIndex: Int,
                               timestampUs: Int64, truncatedBy: Int = 0) -> [ReassemblyEvent] {
-        feed(key: key, isStart: isStart, bytes: bytes[...], recordIndex: recordIndex,
-             timestampUs: timestampUs, truncatedBy: truncatedBy)
+        step(key: key, isStart: isStart, fragment: ByteReader(bytes, layer: .l2cap), recordIndex: recordIndex,
+             timestampUs: timestampUs, truncatedBy: truncatedBy).events
     }
 
     /// Ends the stream (its link disconnected); reports the PDU left pending, if any.

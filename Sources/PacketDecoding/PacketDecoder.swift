@@ -16,39 +16,46 @@ public struct PacketDecoder: Sendable {
 
     public mutating func decode(_ record: CaptureRecord) -> DecodedPacket {
         var packet = DecodedPacket(record: record)
-        var reader = ByteReader(record.payload, layer: .hci)
         do throws(DecodeError) {
-            switch record.kind {
-            case .hciCommand:
-                reader = declaredPrefix(of: record, headerLength: 3, in: &packet)
-                packet.hci = .command(try HCICommandPacket(parsing: &reader))
-            case .hciEvent:
-                reader = declaredPrefix(of: record, headerLength: 2, in: &packet)
-                let event = try HCIEventPacket(parsing: &reader)
-                packet.hci = .event(event)
-                handle(event, in: &packet)
-            case .aclData:
-                let acl = try ACLDataPacket(parsing: &reader, allowTruncated: true)
-                packet.hci = .acl(acl)
-                reassemble(acl, in: &packet)
-            case .scoData:
-                packet.hci = .sco(try SCODataPacket(parsing: &reader))
-            case .isoData:
-                packet.hci = .iso(try ISODataPacket(parsing: &reader))
-            case .linkLayer(let linkType):
-                decodeAir(linkType: linkType, in: &packet)
-            case .note, .control, .unknown:
-                break
-            }
+            try decodeLayers(of: record, into: &packet)
         } catch {
             packet.issues.append(PacketIssue(error))
         }
         // Cut ACL records are reported by reassembly, which knows what the cut hid.
-        if record.isTruncated && record.kind != .aclData {
+        if record.isTruncated, record.kind != .aclData {
             packet.issues.append(PacketIssue(.cutByCapture, layer: .capture,
                                              "record cut by the capturing tool: \(record.payload.count) of \(record.originalLength) bytes kept"))
         }
         return packet
+    }
+
+    /// Decodes the record's layers into `packet`; each layer is stored once the state it
+    /// changes has been updated, so that it moves into the packet instead of being copied.
+    private mutating func decodeLayers(of record: CaptureRecord, into packet: inout DecodedPacket) throws(DecodeError) {
+        var reader = ByteReader(record.payload, layer: .hci)
+        switch record.kind {
+        case .hciCommand:
+            reader = declaredPrefix(of: record, headerLength: 3, in: &packet)
+            packet.hci = .command(try HCICommandPacket(parsing: &reader))
+        case .hciEvent:
+            reader = declaredPrefix(of: record, headerLength: 2, in: &packet)
+            let event = try HCIEventPacket(parsing: &reader)
+            handle(event, in: &packet)
+            packet.hci = .event(event)
+        case .aclData:
+            let acl = try ACLDataPacket(parsing: &reader, allowTruncated: true)
+            reassemble(handle: acl.connectionHandle, isStart: acl.packetBoundary.isStart, fragment: acl.payload,
+                       in: &packet)
+            packet.hci = .acl(acl)
+        case .scoData:
+            packet.hci = .sco(try SCODataPacket(parsing: &reader))
+        case .isoData:
+            packet.hci = .iso(try ISODataPacket(parsing: &reader))
+        case .linkLayer(let linkType):
+            decodeAir(linkType: linkType, in: &packet)
+        case .note, .control, .unknown:
+            break
+        }
     }
 
     /// A reader over the packet as long as its parameter length says, so that bytes a capturing
@@ -119,9 +126,8 @@ public struct PacketDecoder: Sendable {
         if let fragment = result.fragment {
             let direction = Self.direction(fragment.direction)
             let key = FragmentStreamKey(connection: fragment.accessAddress, direction: Self.code(direction))
-            let events = reassembler.feed(key: key, isStart: fragment.isStart, bytes: fragment.bytes,
-                                          recordIndex: record.index, timestampUs: record.timestampUs)
-            collect(events, link: .air(accessAddress: fragment.accessAddress), direction: direction, in: &packet)
+            feed(ByteReader(fragment.bytes, layer: .l2cap), key: key, isStart: fragment.isStart, truncatedBy: 0,
+                 link: .air(accessAddress: fragment.accessAddress), direction: direction, in: &packet)
         }
         for event in result.events {
             if case .connectionTerminated(let accessAddress, _, _) = event {
@@ -154,24 +160,44 @@ public struct PacketDecoder: Sendable {
         }
     }
 
-    private mutating func reassemble(_ acl: ACLDataPacket, in packet: inout DecodedPacket) {
-        let record = packet.record
-        let key = FragmentStreamKey(adapter: record.adapter, connection: UInt32(acl.connectionHandle),
-                                    direction: Self.code(record.direction))
-        let missing = max(0, record.originalLength - record.payload.count)
-        let events = reassembler.feed(key: key, isStart: acl.packetBoundary.isStart, bytes: acl.payloadBytes,
-                                      recordIndex: record.index, timestampUs: record.timestampUs, truncatedBy: missing)
-        collect(events, link: .hci(adapter: record.adapter, handle: acl.connectionHandle), direction: record.direction,
-                in: &packet)
+    /// Feeds an ACL packet's payload (`fragment`) to the reassembler.
+    private mutating func reassemble(handle: UInt16, isStart: Bool, fragment: ByteReader,
+                                     in packet: inout DecodedPacket) {
+        let adapter = packet.record.adapter
+        let direction = packet.record.direction
+        let key = FragmentStreamKey(adapter: adapter, connection: UInt32(handle), direction: Self.code(direction))
+        let missing = max(0, packet.record.originalLength - packet.record.payload.count)
+        feed(fragment, key: key, isStart: isStart, truncatedBy: missing, link: .hci(adapter: adapter, handle: handle),
+             direction: direction, in: &packet)
     }
 
-    private func collect(_ events: [ReassemblyEvent], link: LinkID, direction: Direction, in packet: inout DecodedPacket) {
-        for event in events {
-            if case .complete(let frame) = event {
-                packet.l2cap.append(L2CAPPDU(link: link, direction: direction, frame: frame, content: Self.content(of: frame)))
-            } else if let issue = describe(event) {
-                packet.issues.append(issue)
-            }
+    /// Feeds one fragment to the reassembler and adds what it completed, or the anomaly it
+    /// caused, to `packet`. A whole PDU in one fragment (the common case) skips the events.
+    private mutating func feed(_ fragment: ByteReader, key: FragmentStreamKey, isStart: Bool, truncatedBy: Int,
+                               link: LinkID, direction: Direction, in packet: inout DecodedPacket) {
+        let recordIndex = packet.record.index
+        let timestampUs = packet.record.timestampUs
+        if let frame = reassembler.singleFragmentFrame(key: key, isStart: isStart, fragment: fragment,
+                                                       recordIndex: recordIndex, timestampUs: timestampUs,
+                                                       truncatedBy: truncatedBy) {
+            packet.l2cap.append(L2CAPPDU(link: link, direction: direction, frame: frame, content: Self.content(of: frame)))
+            return
+        }
+        let step = reassembler.step(key: key, isStart: isStart, fragment: fragment, recordIndex: recordIndex,
+                                    timestampUs: timestampUs, truncatedBy: truncatedBy)
+        collect(step, link: link, direction: direction, in: &packet)
+    }
+
+    private func collect(_ step: ReassemblyStep, link: LinkID, direction: Direction, in packet: inout DecodedPacket) {
+        if let interrupted = step.interrupted { collect(interrupted, link: link, direction: direction, in: &packet) }
+        if let outcome = step.outcome { collect(outcome, link: link, direction: direction, in: &packet) }
+    }
+
+    private func collect(_ event: ReassemblyEvent, link: LinkID, direction: Direction, in packet: inout DecodedPacket) {
+        if case .complete(let frame) = event {
+            packet.l2cap.append(L2CAPPDU(link: link, direction: direction, frame: frame, content: Self.content(of: frame)))
+        } else if let issue = describe(event) {
+            packet.issues.append(issue)
         }
     }
 

@@ -73,6 +73,27 @@ import Testing
         try rest.expectEnd("rest")
     }
 
+    @Test func readerOverARangeIsClampedAndKeepsAbsoluteOffsets() throws {
+        var r = ByteReader([0xA0, 0xA1, 0xA2, 0xA3, 0xA4], range: 1..<3, layer: .capture, baseOffset: 100)
+        #expect(r.position == 1 && r.reportedOffset == 101 && Array(r.unreadBytes) == [0xA1, 0xA2])
+        #expect(try r.readUInt16BE() == 0xA1A2 && r.isAtEnd)
+        #expect(throws: DecodeError.truncated(layer: .capture, field: "byte", at: 103, needed: 1, available: 0)) {
+            _ = try r.readUInt8()
+        }
+        let clamped = ByteReader([1, 2, 3], range: 2..<9)
+        #expect(Array(clamped.unreadBytes) == [3])
+        #expect(ByteReader([1, 2, 3], range: 5..<9).isAtEnd)
+    }
+
+    @Test func parameterLengthAcceptsWhatCheckAccepts() {
+        for rule in [ParameterLength.fixed(2), .atLeast(2)] {
+            for count in 0...4 {
+                let reader = ByteReader(Array(repeating: 0, count: count))
+                #expect(rule.accepts(count) == ((try? rule.check(reader, structure: "PDU")) != nil))
+            }
+        }
+    }
+
     @Test func errorDescriptions() {
         #expect(DecodeError.truncated(layer: .att, field: "handle", at: 7, needed: 2, available: 1).description
             == "att: handle truncated at byte 7: needs 2, 1 left")

@@ -201,4 +201,35 @@ import Testing
                                                 lastRecordIndex: index, firstTimestampUs: 0, lastTimestampUs: 0,
                                                 fragmentCount: index))])
     }
+
+    @Test func singleFragmentFrameOnlyForAWholePDUWithNothingPending() {
+        var reassembler = L2CAPReassembler()
+        let whole = ByteReader(pdu)
+        #expect(reassembler.singleFragmentFrame(key: key, isStart: true, fragment: whole, recordIndex: 1, timestampUs: 1000)
+                == frame(first: 1, last: 1, fragments: 1))
+        #expect(reassembler.singleFragmentFrame(key: key, isStart: false, fragment: whole, recordIndex: 1,
+                                                timestampUs: 1000) == nil)
+        #expect(reassembler.singleFragmentFrame(key: key, isStart: true, fragment: whole, recordIndex: 1, timestampUs: 1000,
+                                                truncatedBy: 1) == nil)
+        #expect(reassembler.singleFragmentFrame(key: key, isStart: true, fragment: ByteReader(Array(pdu.dropLast())),
+                                                recordIndex: 1, timestampUs: 1000) == nil)
+        _ = reassembler.feed(key: key, isStart: true, bytes: pdu[..<5], recordIndex: 1, timestampUs: 1000)
+        #expect(reassembler.singleFragmentFrame(key: key, isStart: true, fragment: whole, recordIndex: 2,
+                                                timestampUs: 2000) == nil)
+        #expect(reassembler.pendingStreamCount == 1)
+    }
+
+    @Test func stepReportsTheInterruptedPDUBeforeTheOutcome() {
+        var reassembler = L2CAPReassembler()
+        #expect(reassembler.step(key: key, isStart: true, fragment: ByteReader(Array(pdu[..<5])), recordIndex: 1,
+                                 timestampUs: 1000) == ReassemblyStep())
+        let step = reassembler.step(key: key, isStart: true, fragment: ByteReader(pdu), recordIndex: 2, timestampUs: 2000)
+        guard case .interrupted(let partial, byRecordIndex: 2)? = step.interrupted else {
+            Issue.record("expected the pending PDU to be interrupted, got \(step)")
+            return
+        }
+        #expect(partial.firstRecordIndex == 1 && partial.receivedByteCount == 5)
+        #expect(step.outcome == .complete(frame(first: 2, last: 2, fragments: 1)))
+        #expect(step.events.count == 2 && reassembler.pendingStreamCount == 0)
+    }
 }

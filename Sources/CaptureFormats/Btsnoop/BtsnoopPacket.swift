@@ -37,4 +37,10 @@ struct BtsnoopPacket: Equatable {
         }
         consumedHeaderBytes = recordBytes - payload.count
     }
+
+    /// The capture record of this packet; consuming, so the payload moves into it.
+    consuming func record(index: Int, timestampUs: Int64, originalLength: Int, fileOffset: Int) -> CaptureRecord {
+        CaptureRecord(index: index, timestampUs: timestampUs, direction: direction, kind: kind, payload: payload,
+                      originalLength: originalLength, fileOffset: fileOffset, adapter: adapter)
+    }
 }

@@ -70,9 +70,8 @@ final class BtsnoopReader: RecordReader {
             let packet = try BtsnoopPacket(parsing: &reader, datalink: datalink, flags: header.flags)
             let original = max(Int(header.originalLength) - packet.consumedHeaderBytes, packet.payload.count)
             if header.includedLength < header.originalLength { cutRecords += 1 }
-            return CaptureRecord(index: number, timestampUs: header.unixMicroseconds, direction: packet.direction,
-                                 kind: packet.kind, payload: packet.payload, originalLength: original,
-                                 fileOffset: offset, adapter: packet.adapter)
+            return packet.record(index: number, timestampUs: header.unixMicroseconds, originalLength: original,
+                                 fileOffset: offset)
         } catch {
             log.add(.error, .other, record: number, at: offset, "undecodable record: \(error)")
             return finish()

@@ -25,9 +25,16 @@ public struct PacketLoggerType: RawRepresentable, Hashable, Sendable {
     public static let config = Self(rawValue: 0xFD)
     public static let newController = Self(rawValue: 0xFE)
 
+    typealias Meaning = (name: String, kind: RecordKind, direction: Direction)
+
+    /// The meaning of every type value, looked up once per record (and three times at that).
+    private static let meanings: [Meaning?] = (0...255).map { Self(rawValue: UInt8($0)).listedMeaning }
+
+    private var meaning: Meaning? { Self.meanings[Int(rawValue)] }
+
     /// Name, record kind and direction of every known type: the one table reader, writer and
     /// format detection use. Nil for unknown types.
-    private var meaning: (name: String, kind: RecordKind, direction: Direction)? {
+    private var listedMeaning: Meaning? {
         let control = { (name: String) in (name, RecordKind.control(name: name, code: UInt32(rawValue)), Direction.unknown) }
         switch self {
         case .hciCommand: return ("HCI Command", .hciCommand, .sent)

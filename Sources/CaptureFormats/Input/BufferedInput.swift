@@ -4,98 +4,57 @@ import BLEBase
 /// and take whole records, so memory stays bounded by one record plus the buffer.
 ///
 /// Bytes leave only as copies (`take`) or as `ByteReader`s (`peek`), so parsing always goes
-/// through the checked reader.
+/// through the checked reader. The state lives in one stored property, so that each call makes
+/// one exclusivity-checked access to it rather than one per field (several per record).
 final class BufferedInput {
     static let chunkSize = 1 << 20
 
     private let source: any ByteSource
-    private var buffer: [UInt8] = []
-    private var start = 0
-    private var exhausted = false
-    /// Absolute offset (in the possibly decompressed stream) of the next unread byte.
-    private(set) var offset = 0
-    /// The error that ended the source early (I/O, corrupt gzip), if any.
-    private(set) var sourceError: CaptureError?
+    private var window = InputWindow()
 
     init(_ source: any ByteSource) {
         self.source = source
     }
 
+    /// Absolute offset (in the possibly decompressed stream) of the next unread byte.
+    var offset: Int { window.offset }
+    /// The error that ended the source early (I/O, corrupt gzip), if any.
+    var sourceError: CaptureError? { window.sourceError }
+    /// Unread bytes currently buffered (after a `fill`, what the input still holds up to it).
+    var buffered: Int { window.buffered }
+
     /// Tries to have `count` unread bytes buffered; returns how many are (fewer at the end).
     @discardableResult
     func fill(_ count: Int) -> Int {
-        while buffer.count - start < count && !exhausted {
-            if start > 0 {
-                buffer.removeFirst(start)
-                start = 0
-            }
-            do throws(CaptureError) {
-                let chunk = try source.read(max: Self.chunkSize)
-                if chunk.isEmpty { exhausted = true } else { buffer.append(contentsOf: chunk) }
-            } catch {
-                sourceError = error
-                exhausted = true
-            }
-        }
-        return min(count, buffer.count - start)
+        window.fill(count, from: source)
     }
 
     /// A reader over up to `count` next bytes (fewer at the end), without consuming them; its
     /// offsets are absolute. It shares the buffer (no copy): drop it before the next `fill`, or
     /// that refill copies the buffer.
     func peek(_ count: Int) -> ByteReader {
-        window(fill(count))
+        window.peek(count, from: source)
     }
 
     /// Consumes exactly `count` bytes and returns a reader over them (sharing the buffer like
     /// `peek`), or nil (consuming nothing) when fewer remain.
     func takeReader(_ count: Int) -> ByteReader? {
-        guard count >= 0, fill(count) == count else { return nil }
-        let reader = window(count)
-        start += count
-        offset += count
-        return reader
-    }
-
-    /// The next `count` buffered bytes (`count` ≤ `buffered`) as a reader with absolute offsets.
-    private func window(_ count: Int) -> ByteReader {
-        var whole = ByteReader(buffer, layer: .capture, baseOffset: offset - start)
-        // Both succeed: `start + count` ≤ `buffer.count`.
-        _ = try? whole.skip(start)
-        return (try? whole.slice(byteCount: count)) ?? ByteReader([], layer: .capture, baseOffset: offset)
+        window.takeReader(count, from: source)
     }
 
     /// Consumes and returns exactly `count` bytes, or nil (consuming nothing) when fewer remain.
     func take(_ count: Int) -> [UInt8]? {
-        guard count >= 0, fill(count) == count else { return nil }
-        let bytes = Array(buffer[start..<start + count])
-        start += count
-        offset += count
-        return bytes
+        window.take(count, from: source)
     }
 
     /// Consumes up to `count` bytes without copying them out; returns how many were skipped.
     func skip(_ count: Int) -> Int {
-        var skipped = 0
-        while skipped < count {
-            let step = fill(min(count - skipped, Self.chunkSize))
-            if step == 0 { break }
-            start += step
-            offset += step
-            skipped += step
-        }
-        return skipped
+        window.skip(count, from: source)
     }
-
-    /// Unread bytes currently buffered (after a `fill`, what the input still holds up to it).
-    var buffered: Int { buffer.count - start }
 
     /// Hands every remaining byte to `sink`, chunk by chunk, consuming them.
     func drain(_ sink: ([UInt8]) throws(CaptureError) -> Void) throws(CaptureError) {
-        while fill(Self.chunkSize) > 0 {
-            let chunk = Array(buffer[start...])
-            start = buffer.count
-            offset += chunk.count
+        while let chunk = window.takeChunk(from: source) {
             try sink(chunk)
         }
         if let sourceError { throw sourceError }
@@ -109,5 +68,84 @@ extension BufferedInput: ByteSource {
         let count = fill(1) == 0 ? 0 : min(max, buffered)
         if count == 0, let sourceError { throw sourceError }
         return take(count) ?? []
+    }
+}
+
+/// The bytes a `BufferedInput` holds and where reading stands in them.
+private struct InputWindow {
+    var buffer: [UInt8] = []
+    /// Index in `buffer` of the next unread byte.
+    var start = 0
+    var exhausted = false
+    var offset = 0
+    var sourceError: CaptureError?
+
+    var buffered: Int { buffer.count - start }
+
+    mutating func fill(_ count: Int, from source: any ByteSource) -> Int {
+        if buffered >= count { return count }
+        while buffered < count && !exhausted {
+            if start > 0 {
+                buffer.removeFirst(start)
+                start = 0
+            }
+            do throws(CaptureError) {
+                let chunk = try source.read(max: BufferedInput.chunkSize)
+                if chunk.isEmpty { exhausted = true } else { buffer.append(contentsOf: chunk) }
+            } catch {
+                sourceError = error
+                exhausted = true
+            }
+        }
+        return min(count, buffered)
+    }
+
+    mutating func peek(_ count: Int, from source: any ByteSource) -> ByteReader {
+        // Filled first: `reader(fill(…))` would read `self` before the fill changed it.
+        let available = fill(count, from: source)
+        return reader(available)
+    }
+
+    mutating func takeReader(_ count: Int, from source: any ByteSource) -> ByteReader? {
+        guard count >= 0, fill(count, from: source) == count else { return nil }
+        let taken = reader(count)
+        consume(count)
+        return taken
+    }
+
+    mutating func take(_ count: Int, from source: any ByteSource) -> [UInt8]? {
+        guard count >= 0, fill(count, from: source) == count else { return nil }
+        let bytes = Array(buffer[start..<start + count])
+        consume(count)
+        return bytes
+    }
+
+    mutating func skip(_ count: Int, from source: any ByteSource) -> Int {
+        var skipped = 0
+        while skipped < count {
+            let step = fill(min(count - skipped, BufferedInput.chunkSize), from: source)
+            if step == 0 { break }
+            consume(step)
+            skipped += step
+        }
+        return skipped
+    }
+
+    /// Every buffered byte after a refill, consumed; nil at the end of the source.
+    mutating func takeChunk(from source: any ByteSource) -> [UInt8]? {
+        guard fill(BufferedInput.chunkSize, from: source) > 0 else { return nil }
+        let chunk = Array(buffer[start...])
+        consume(chunk.count)
+        return chunk
+    }
+
+    /// The next `count` buffered bytes (`count` ≤ `buffered`) as a reader with absolute offsets.
+    private func reader(_ count: Int) -> ByteReader {
+        ByteReader(buffer, range: start..<start + max(0, count), layer: .capture, baseOffset: offset - start)
+    }
+
+    private mutating func consume(_ count: Int) {
+        start += count
+        offset += count
     }
 }

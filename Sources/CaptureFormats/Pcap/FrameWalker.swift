@@ -100,6 +100,8 @@ final class PcapngFrameWalker: FrameWalker {
                   let type = try? head.readUInt32LE("block type") else {
                 return .truncated(offset: offset, have: head.remaining, total: 8, header: true)
             }
+            // The block total length follows; a section header sets its byte order first.
+            var lengthField = head
             if type == Self.sectionHeaderType {
                 // The byte-order magic 0x1A2B3C4D follows the length and sets the section's order.
                 guard head.remaining >= 8, (try? head.skip(4)) != nil,
@@ -108,23 +110,22 @@ final class PcapngFrameWalker: FrameWalker {
                 }
                 bigEndian = magic == 0x1A2B_3C4D
             }
-            var lengthReader = input.peek(8)
-            guard (try? lengthReader.skip(4)) != nil,
-                  let rawLength = try? lengthReader.readUnsigned(4, bigEndian: bigEndian, field: "block total length") else {
-                return .truncated(offset: offset, have: lengthReader.remaining, total: 8, header: true)
+            guard let rawLength = try? lengthField.readUnsigned(4, bigEndian: bigEndian, field: "block total length") else {
+                return .truncated(offset: offset, have: lengthField.remaining + 4, total: 8, header: true)
             }
             let length = Int(rawLength)
+            // Drop the headers' views of the buffer before it refills (else the refill copies it).
+            (head, lengthField) = (ByteReader([]), ByteReader([]))
             guard length >= 12, length % 4 == 0, length <= Self.maximumBlockLength else {
                 return .lost(offset: offset, reason: "block at byte \(offset) has impossible total length \(length)")
             }
-            guard let block = input.take(length) else {
+            guard var block = input.takeReader(length) else {
                 return .truncated(offset: offset, have: input.fill(length), total: length, header: false)
             }
             let blockType = type == Self.sectionHeaderType ? type : (bigEndian ? type.byteSwapped : type)
             switch blockType {
             case Self.enhancedPacketBlockType, Self.packetBlockType:
-                var reader = ByteReader(block, layer: .capture, baseOffset: offset)
-                let direction = try? packetFlagsDirection(&reader)
+                let direction = try? packetFlagsDirection(&block)
                 // EPB and PB bodies start 28 bytes in; their headers are 8 + 20 bytes.
                 return .frame(PacketFrame(offset: offset, size: length, dataOffset: offset + 28, direction: direction ?? nil))
             case Self.simplePacketBlockType:

@@ -17,6 +17,9 @@ final class PcapReader: RecordReader {
     private var cutRecords = 0
     private var finished = false
     private var reportedDirectionConflict = false
+    /// The current record's bytes, copied out of libpcap's buffer into storage kept from record
+    /// to record (the packet's own bytes are then its one allocation).
+    private var recordBytes: [UInt8] = []
 
     var diagnostics: [CaptureDiagnostic] { log.entries }
 
@@ -78,9 +81,10 @@ final class PcapReader: RecordReader {
             }
             recordNumber += 1
             let frame = nextFrame()
-            let bytes = Array(UnsafeBufferPointer(start: data, count: Int(header.pointee.caplen)))
+            recordBytes.removeAll(keepingCapacity: true)
+            recordBytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(header.pointee.caplen)))
             let originalLength = Int(header.pointee.len)
-            var reader = ByteReader(bytes, layer: .capture, baseOffset: frame?.dataOffset ?? 0)
+            var reader = ByteReader(recordBytes, layer: .capture, baseOffset: frame?.dataOffset ?? 0)
             let packet: PcapPacket
             do throws(DecodeError) {
                 packet = try PcapPacket(parsing: &reader, linkType: linkType, role: role, flagsDirection: frame?.direction)
@@ -93,7 +97,7 @@ final class PcapReader: RecordReader {
                 log.add(.warning, .other, record: recordNumber, at: frame?.offset,
                         "epb_flags direction contradicts the link-type 201 direction header; using the header")
             }
-            if bytes.count < originalLength { cutRecords += 1 }
+            if recordBytes.count < originalLength { cutRecords += 1 }
             let seconds = Int64(header.pointee.ts.tv_sec)
             let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
             let timestamp = overflow ? (seconds < 0 ? Int64.min : Int64.max) : scaled &+ Int64(header.pointee.ts.tv_usec)
