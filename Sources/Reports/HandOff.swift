@@ -7,7 +7,9 @@ import Dispatch
 final class HandOff<Value: Sendable>: @unchecked Sendable {
     private let slots: UnsafeMutablePointer<Value>
     private let capacity: Int
-    private let free: DispatchSemaphore
+    /// Created at 0 and signalled `capacity` times: libdispatch traps when a semaphore is freed
+    /// below its initial value, as `free` is when values were sent and never received.
+    private let free = DispatchSemaphore(value: 0)
     private let filled = DispatchSemaphore(value: 0)
     /// Touched by the producer only.
     private var sendIndex = 0
@@ -17,7 +19,7 @@ final class HandOff<Value: Sendable>: @unchecked Sendable {
     init(capacity: Int) {
         self.capacity = max(capacity, 1)
         slots = .allocate(capacity: self.capacity)
-        free = DispatchSemaphore(value: self.capacity)
+        for _ in 0..<self.capacity { free.signal() }
     }
 
     deinit {

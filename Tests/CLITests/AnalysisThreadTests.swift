@@ -1,0 +1,53 @@
+import AnalyzerTestSupport
+import CaptureFormats
+import Dispatch
+@testable import Reports
+import Testing
+import VendorDecoding
+
+/// Running the sessions on a second thread changes nothing in the result.
+struct AnalysisThreadTests {
+    static func report(_ path: String, pipelined: Bool) throws -> String {
+        let profile = try ProfileLoader.load(path: SharedCaptures.packageRoot.appendingPathComponent("Samples/profiles/demo-lock.yaml").path)
+        var offsets: [Int] = []
+        let analysis = Analysis.run(try CaptureFile.open(path), profiles: [profile], pipelined: pipelined) { offsets.append($0) }
+        // Progress comes in file order.
+        #expect(!offsets.isEmpty)
+        #expect(zip(offsets, offsets.dropFirst()).allSatisfy { $0 < $1 })
+        var bytes: [UInt8] = []
+        ReportJSON.write(analysis, commandLine: "bledecode", to: { bytes += $0 })
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test(arguments: ["Samples/demo-lock.btsnoop", "Samples/demo-lock.pcapng", "Samples/demo-lock.pklg"])
+    func sampleReportsAreTheSameOnOneThreadOrTwo(sample: String) throws {
+        let path = SharedCaptures.packageRoot.appendingPathComponent(sample).path
+        let inline = try Self.report(path, pipelined: false)
+        #expect(inline.contains("\"vendorFrames\":[{"))
+        #expect(try Self.report(path, pipelined: true) == inline)
+    }
+
+    @Test(.enabled(if: SharedCaptures.present, "needs ../shared/captures next to the package (absent here)"),
+          arguments: ["synthetic/demo-faults.btsnoop", "synthetic/demo-faults.ll.pcap", "real/fossibot_btsnoop_hci.log"])
+    func sharedReportsAreTheSameOnOneThreadOrTwo(capture: String) throws {
+        let path = SharedCaptures.path(capture)
+        #expect(try Self.report(path, pipelined: true) == Self.report(path, pipelined: false))
+    }
+
+    @Test func handOffKeepsOrderAcrossThreadsAndDropsWhatWasNotReceived() {
+        let handOff = HandOff<[Int]>(capacity: 3)
+        let producer = DispatchGroup()
+        DispatchQueue.global().async(group: producer) {
+            for i in 0..<1000 { handOff.send([i, i + 1]) }
+        }
+        var received: [[Int]] = []
+        for _ in 0..<1000 { received.append(handOff.receive()) }
+        producer.wait()
+        #expect(received == (0..<1000).map { [$0, $0 + 1] })
+        // Values still in the hand-off are released with it.
+        let leftover = HandOff<[Int]>(capacity: 2)
+        leftover.send([7])
+        leftover.send([8])
+        #expect(leftover.receive() == [7])
+    }
+}
