@@ -40,7 +40,10 @@ public struct JSONWriter {
     }
 
     public mutating func string(_ value: String) { separator(); appendString(value) }
-    public mutating func int<T: BinaryInteger>(_ value: T) { separator(); bytes.append(contentsOf: String(value).utf8) }
+    public mutating func int<T: BinaryInteger>(_ value: T) {
+        separator()
+        if let small = Int64(exactly: value) { appendDigits(small) } else { bytes.append(contentsOf: String(value).utf8) }
+    }
     public mutating func bool(_ value: Bool) { separator(); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
     public mutating func null() { separator(); bytes.append(contentsOf: "null".utf8) }
 
@@ -91,10 +94,24 @@ public struct JSONWriter {
             || byte == 0xE2
     }
 
+    /// The decimal digits of `value`, written without a String.
+    private mutating func appendDigits(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        let start = bytes.count
+        var magnitude = value.magnitude
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
+    }
+
     private mutating func appendString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        // Most keys and values need no escape: copied as they are.
-        if !text.utf8.contains(where: Self.mayNeedEscape) {
+        // Most keys and values need no escape: copied as they are (scanned in their contiguous UTF-8).
+        let mayNeedEscape = text.utf8.withContiguousStorageIfAvailable { $0.contains(where: Self.mayNeedEscape) }
+            ?? text.utf8.contains(where: Self.mayNeedEscape)
+        if !mayNeedEscape {
             bytes.append(contentsOf: text.utf8)
             bytes.append(UInt8(ascii: "\""))
             return

@@ -4,6 +4,7 @@
 final class FramePlan: Sendable {
     let profile: Profile
     let framing: Framing
+    let channels: [Channel]
     let commands: CommandRules?
     let commandField: FrameField?
     let sequenceField: FrameField?
@@ -19,6 +20,7 @@ final class FramePlan: Sendable {
     init(_ profile: Profile) {
         self.profile = profile
         framing = profile.framing
+        channels = profile.channels
         commands = profile.commands
         commandField = profile.commands?.command
         sequenceField = profile.commands?.sequence

@@ -27,8 +27,22 @@ public struct VendorSession: Sendable {
         var acknowledged: Bool
     }
 
+    /// A value's route: whether the profile carries frames on it (`carriesFrames`).
+    private struct Route: Sendable {
+        var direction: VendorDirection
+        var attOpcode: UInt8
+        var handle: UInt16
+        var uuid: BluetoothUUID?
+        var carriesFrames: Bool
+    }
+
     /// One per stream, in the order streams first carried a value (a connection has one or two).
     private var assemblers: [(key: StreamKey, assembler: FrameAssembler)] = []
+    /// The routes values took so far (a connection has a handful), at most `maxRoutes`.
+    private var routes: [Route] = []
+    static let maxRoutes = 64
+    /// The assemblers' outputs of the current value, kept for their capacity.
+    private var outputs: [FrameAssembler.Output] = []
     private var held: [Held] = []
     private var nextID = 0
     private var awaitingWriteResponse: Int?
@@ -49,7 +63,7 @@ public struct VendorSession: Sendable {
 
     /// True when `profile` carries frames on this characteristic with this opcode.
     public func carriesFrames(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?) -> Bool {
-        plan.profile.channels.contains { channel in
+        plan.channels.contains { channel in
             guard channel.direction == direction, channel.attOpcodes.contains(attOpcode) else { return false }
             switch channel.characteristic {
             case .uuid(let u): return u == uuid
@@ -58,22 +72,48 @@ public struct VendorSession: Sendable {
         }
     }
 
+    /// `carriesFrames`, remembered per route.
+    private mutating func routeCarriesFrames(direction: VendorDirection, attOpcode: UInt8, handle: UInt16,
+                                             uuid: BluetoothUUID?) -> Bool {
+        for route in routes
+        where route.handle == handle && route.attOpcode == attOpcode && route.direction == direction && route.uuid == uuid {
+            return route.carriesFrames
+        }
+        let carries = carriesFrames(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid)
+        if routes.count < Self.maxRoutes {
+            routes.append(Route(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid, carriesFrames: carries))
+        }
+        return carries
+    }
+
     /// One ATT value (Write Request/Command, Notification, Indication); values on other
     /// characteristics are ignored.
     public mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
                                bytes: [UInt8], timeUs: Int64, record: Int) -> [VendorEvent] {
+        var events: [VendorEvent] = []
+        value(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid, bytes: bytes, timeUs: timeUs,
+              record: record, into: &events)
+        return events
+    }
+
+    /// `value(…)`, appending the events to `events` (a buffer the caller reuses).
+    public mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
+                               bytes: [UInt8], timeUs: Int64, record: Int, into events: inout [VendorEvent]) {
         expire(now: timeUs)
-        guard carriesFrames(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid) else { return flush() }
+        guard routeCarriesFrames(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid) else {
+            return flush(into: &events)
+        }
         let key = StreamKey(direction: direction, handle: handle)
         let index = assemblers.firstIndex { $0.key == key } ?? {
             assemblers.append((key, FrameAssembler(framing: plan.framing)))
             return assemblers.count - 1
         }()
         // In place: a copy taken out of the array would copy the assembler's buffer on write.
-        let outputs = assemblers[index].assembler
-            .feed(bytes, timeUs: timeUs, record: record, attOpcode: attOpcode, fragmentLimit: max(mtu - 3, 1))
+        assemblers[index].assembler.feed(bytes, timeUs: timeUs, record: record, attOpcode: attOpcode,
+                                         fragmentLimit: max(mtu - 3, 1), into: &outputs)
         for output in outputs { accept(output, direction: direction, handle: handle, nowUs: timeUs) }
-        return flush()
+        outputs.removeAll(keepingCapacity: true)
+        flush(into: &events)
     }
 
     /// The peer's ATT Write Response on this connection: acknowledges the Write Request that
@@ -81,12 +121,19 @@ public struct VendorSession: Sendable {
     /// that gets no response is not a vendor failure of its own: the ATT layer reports that
     /// request (att-no-response / att-timeout) and one cause should make one failure.
     public mutating func writeResponse(timeUs: Int64) -> [VendorEvent] {
+        var events: [VendorEvent] = []
+        writeResponse(timeUs: timeUs, into: &events)
+        return events
+    }
+
+    /// `writeResponse(timeUs:)`, appending the events to `events`.
+    public mutating func writeResponse(timeUs: Int64, into events: inout [VendorEvent]) {
         expire(now: timeUs)
         if let id = awaitingWriteResponse, let i = held.firstIndex(where: { $0.frame.id == id }) {
             held[i].acknowledged = true
         }
         awaitingWriteResponse = nil
-        return flush()
+        flush(into: &events)
     }
 
     /// The link dropped: partial frames are malformed and waiting commands get no response.
@@ -112,7 +159,9 @@ public struct VendorSession: Sendable {
             resolveNoResponse(i, detectedUs: timeUs, why: "before \(reason)")
         }
         awaitingWriteResponse = nil
-        return flush()
+        var events: [VendorEvent] = []
+        flush(into: &events)
+        return events
     }
 
     // MARK: frames
@@ -176,7 +225,7 @@ public struct VendorSession: Sendable {
             entry.deadlineUs = frame.lastTimeUs &+ rules.timeoutUs
             entry.acknowledged = cut.attOpcode != 0x12
             if cut.attOpcode == 0x12 { awaitingWriteResponse = frame.id }
-            if held.filter(\.pending).count >= Self.maxPendingCommands, let oldest = held.firstIndex(where: \.pending) {
+            if pendingCount() >= Self.maxPendingCommands, let oldest = held.firstIndex(where: \.pending) {
                 resolveNoResponse(oldest, detectedUs: frame.firstTimeUs, why: "while \(Self.maxPendingCommands) newer commands waited")
             }
         case .deviceToHost:
@@ -277,17 +326,21 @@ public struct VendorSession: Sendable {
         }
     }
 
+    private func pendingCount() -> Int {
+        var count = 0
+        for entry in held where entry.pending { count += 1 }
+        return count
+    }
+
     /// Emits frames from the front of the queue up to the first one still waiting.
-    private mutating func flush() -> [VendorEvent] {
-        var events: [VendorEvent] = []
+    private mutating func flush(into events: inout [VendorEvent]) {
         var emitted = 0
         for entry in held {
             if entry.pending { break }
             events.append(.frame(entry.frame))
-            events += entry.failures.map(VendorEvent.failure)
+            for failure in entry.failures { events.append(.failure(failure)) }
             emitted += 1
         }
-        held.removeFirst(emitted)
-        return events
+        if emitted > 0 { held.removeFirst(emitted) }
     }
 }
