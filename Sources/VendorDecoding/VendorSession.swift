@@ -200,7 +200,7 @@ public struct VendorSession: Sendable {
             entry.failures.append(failure(.crcMismatch, frame: frame, timeUs: frame.lastTimeUs, detectedUs: nowUs,
                                           summary: "\(describe(frame)): checksum does not verify"))
         }
-        guard let rules = plan.commands, frame.command != nil, problem == nil else {
+        guard let commandTimeoutUs = plan.commandTimeoutUs, frame.command != nil, problem == nil else {
             append(entry)
             return
         }
@@ -208,8 +208,8 @@ public struct VendorSession: Sendable {
         case .hostToDevice:
             // A code absent from the response table is an acknowledgement or an answer: it
             // waits for nothing and ends no earlier wait.
-            guard let cmd = frame.command, rules.responseTable.map({ $0[cmd] != nil }) ?? true else { break }
-            if !rules.queues {
+            guard let cmd = frame.command, plan.responseTable.map({ $0[cmd] != nil }) ?? true else { break }
+            if !plan.queuesCommands {
                 for i in held.indices where held[i].pending {
                     resolveNoResponse(i, detectedUs: frame.firstTimeUs,
                                       why: "before the next command, \(describe(frame)) (the device does not queue commands)")
@@ -217,19 +217,19 @@ public struct VendorSession: Sendable {
             }
             guard entry.frame.outcome == .ok else { break }
             entry.pending = true
-            if let table = rules.responseTable {
+            if let table = plan.responseTable {
                 entry.expectedResponse = table[cmd].map(Int64.init)
             } else {
-                entry.expectedResponse = try? rules.responseCommand.evaluate(context(frame))
+                entry.expectedResponse = try? plan.commands?.responseCommand.evaluate(context(frame))
             }
-            entry.deadlineUs = frame.lastTimeUs &+ rules.timeoutUs
+            entry.deadlineUs = frame.lastTimeUs &+ commandTimeoutUs
             entry.acknowledged = cut.attOpcode != 0x12
             if cut.attOpcode == 0x12 { awaitingWriteResponse = frame.id }
             if pendingCount() >= Self.maxPendingCommands, let oldest = held.firstIndex(where: \.pending) {
                 resolveNoResponse(oldest, detectedUs: frame.firstTimeUs, why: "while \(Self.maxPendingCommands) newer commands waited")
             }
         case .deviceToHost:
-            if let i = held.firstIndex(where: { $0.pending && matches(command: $0, response: frame, rules: rules) }) {
+            if let i = held.firstIndex(where: { $0.pending && matches(command: $0, response: frame) }) {
                 let latency = frame.lastTimeUs - held[i].frame.lastTimeUs
                 entry.frame.matchedFrame = held[i].frame.id
                 entry.frame.latencyUs = latency
@@ -251,9 +251,9 @@ public struct VendorSession: Sendable {
         append(entry)
     }
 
-    private func matches(command: Held, response: VendorFrame, rules: CommandRules) -> Bool {
+    private func matches(command: Held, response: VendorFrame) -> Bool {
         guard let expected = command.expectedResponse, let cmd = response.command, Int64(cmd) == expected else { return false }
-        return !rules.sameSequence || command.frame.sequence == response.sequence
+        return !plan.sameSequence || command.frame.sequence == response.sequence
     }
 
     private func context(_ frame: VendorFrame) -> Expression.Context {
@@ -274,9 +274,9 @@ public struct VendorSession: Sendable {
     /// The name of the frame's command; a response's is its command's (found through the
     /// response rule when the code has no name of its own).
     private func commandName(_ frame: VendorFrame) -> String? {
-        guard let rules = plan.commands, let cmd = frame.command else { return nil }
-        if let name = rules.names[cmd] { return name }
-        guard frame.direction == .deviceToHost else { return nil }
+        guard let cmd = frame.command else { return nil }
+        if let name = plan.commandNames[cmd] { return name }
+        guard frame.direction == .deviceToHost, let rules = plan.commands else { return nil }
         if let table = rules.responseTable {
             let commands = table.filter { $0.value == cmd }.map(\.key)
             return commands.count == 1 ? commands.first.flatMap { rules.names[$0] } : nil
@@ -312,16 +312,17 @@ public struct VendorSession: Sendable {
     }
 
     private mutating func expire(now: Int64) {
-        guard let commandTimeoutUs = plan.commands?.timeoutUs else { return }
+        guard let commandTimeoutUs = plan.commandTimeoutUs else { return }
         for i in held.indices where held[i].pending && held[i].deadlineUs < now {
             resolveNoResponse(i, detectedUs: held[i].deadlineUs, why: "within \(commandTimeoutUs / 1000) ms")
         }
     }
 
-    private mutating func append(_ entry: Held) {
+    private mutating func append(_ entry: consuming Held) {
+        let lastTimeUs = entry.frame.lastTimeUs
         held.append(entry)
         if held.count > Self.maxHeldFrames, let oldest = held.firstIndex(where: \.pending) {
-            resolveNoResponse(oldest, detectedUs: entry.frame.lastTimeUs,
+            resolveNoResponse(oldest, detectedUs: lastTimeUs,
                               why: "while \(Self.maxHeldFrames) later frames waited behind it")
         }
     }
