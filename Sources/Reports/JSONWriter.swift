@@ -8,7 +8,10 @@ import BLEBase
 /// JavaScript.
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
-    private var needsComma: [Bool] = [false]
+    /// Whether the next value in the current object or array comes after another.
+    private var needsComma = false
+    /// `needsComma` of the enclosing objects and arrays, innermost last.
+    private var enclosingNeedsComma: [Bool] = []
 
     public init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
 
@@ -22,21 +25,33 @@ public struct JSONWriter {
     }
 
     private mutating func separator() {
-        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        needsComma[needsComma.count - 1] = true
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
     }
 
-    public mutating func beginObject() { separator(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
-    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
-    public mutating func beginArray() { separator(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
-    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+    private mutating func begin(_ bracket: UInt8) {
+        separator()
+        bytes.append(bracket)
+        enclosingNeedsComma.append(needsComma)
+        needsComma = false
+    }
+
+    private mutating func end(_ bracket: UInt8) {
+        needsComma = enclosingNeedsComma.removeLast()
+        bytes.append(bracket)
+    }
+
+    public mutating func beginObject() { begin(UInt8(ascii: "{")) }
+    public mutating func endObject() { end(UInt8(ascii: "}")) }
+    public mutating func beginArray() { begin(UInt8(ascii: "[")) }
+    public mutating func endArray() { end(UInt8(ascii: "]")) }
 
     /// Writes `"key":`; the next value call writes the value without a comma.
     public mutating func key(_ key: String) {
         separator()
         appendString(key)
         bytes.append(UInt8(ascii: ":"))
-        needsComma[needsComma.count - 1] = false
+        needsComma = false
     }
 
     public mutating func string(_ value: String) { separator(); appendString(value) }

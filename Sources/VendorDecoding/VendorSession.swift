@@ -336,10 +336,9 @@ public struct VendorSession: Sendable {
     /// Emits frames from the front of the queue up to the first one still waiting.
     private mutating func flush(into events: inout [VendorEvent]) {
         var emitted = 0
-        for entry in held {
-            if entry.pending { break }
-            events.append(.frame(entry.frame))
-            for failure in entry.failures { events.append(.failure(failure)) }
+        while emitted < held.count, !held[emitted].pending {
+            events.append(.frame(held[emitted].frame))
+            for failure in held[emitted].failures { events.append(.failure(failure)) }
             emitted += 1
         }
         if emitted > 0 { held.removeFirst(emitted) }
