@@ -43,9 +43,10 @@ public struct VendorLayer {
     }
 
     private var links: [String: Link] = [:]
-    /// The connection of the latest value and where its link is (values come in runs per
-    /// connection): one string comparison instead of a hash per value. Reset when `links` changes.
-    private var lastLink: (connection: String, index: Dictionary<String, Link>.Index)?
+    /// The connection of the latest value and where its link is, nil for one in `unmatched`
+    /// (values come in runs per connection): one string comparison instead of hashes per value.
+    /// Reset when `links` changes.
+    private var lastLink: (connection: String, index: Dictionary<String, Link>.Index?)?
     /// The events of the current session call, kept for their capacity.
     private var events: [VendorEvent] = []
     private var unmatched: Set<String> = []
@@ -136,8 +137,12 @@ public struct VendorLayer {
     /// Where the link of a connection is in `links`, created on its first value once a
     /// profile applies.
     private mutating func link(for value: ATTValueEvent) -> Dictionary<String, Link>.Index? {
+        if let lastLink, lastLink.connection == value.connectionID { return lastLink.index }
         if let existing = index(of: value.connectionID) { return existing }
-        if unmatched.contains(value.connectionID) { return nil }
+        if unmatched.contains(value.connectionID) {
+            lastLink = (value.connectionID, nil)
+            return nil
+        }
         let services = value.services
         let advertised = value.profile.flatMap { name in profiles.first { $0.name == name } }.flatMap { profile in
             // A device matched by its advertising whose discovered services lack the profile's one is not it.
