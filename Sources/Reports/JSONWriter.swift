@@ -55,6 +55,17 @@ public struct JSONWriter {
     }
 
     public mutating func string(_ value: String) { separator(); appendString(value) }
+
+    /// `bytes` as a string of lower-case hex digits (`Hex.string`), written without a String.
+    public mutating func hexString(_ value: [UInt8]) {
+        separator()
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value {
+            bytes.append(Self.hexDigits[Int(byte >> 4)])
+            bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
     public mutating func int<T: BinaryInteger>(_ value: T) {
         separator()
         if let small = Int64(exactly: value) { appendDigits(small) } else { bytes.append(contentsOf: String(value).utf8) }
@@ -123,11 +134,14 @@ public struct JSONWriter {
 
     private mutating func appendString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        // Most keys and values need no escape: copied as they are (scanned in their contiguous UTF-8).
-        let mayNeedEscape = text.utf8.withContiguousStorageIfAvailable { $0.contains(where: Self.mayNeedEscape) }
-            ?? text.utf8.contains(where: Self.mayNeedEscape)
-        if !mayNeedEscape {
-            bytes.append(contentsOf: text.utf8)
+        // Most keys and values need no escape: copied as they are from their contiguous UTF-8
+        // (the loop below writes the others, escaping what needs it).
+        let copied = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard !utf8.contains(where: Self.mayNeedEscape) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        } ?? false
+        if copied {
             bytes.append(UInt8(ascii: "\""))
             return
         }
