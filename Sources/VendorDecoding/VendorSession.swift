@@ -180,27 +180,28 @@ public struct VendorSession: Sendable {
             cut = c
             problem = reason
         }
-        var frame = VendorFrame(
+        // Built in its entry: the frame is not copied on its way.
+        var entry = Held(frame: VendorFrame(
             id: nextID, connection: connection, direction: direction, attOpcode: cut.attOpcode, handle: handle,
             firstTimeUs: cut.firstTimeUs, lastTimeUs: cut.lastTimeUs, firstRecord: cut.firstRecord,
             lastRecord: cut.lastRecord, fragments: cut.fragments, raw: cut.bytes,
             plaintext: problem == nil ? decoded?.plaintext : nil, checksumOK: decoded?.checksumOK,
             command: decoded?.command, commandName: nil, sequence: decoded?.sequence, status: decoded?.status,
-            statusOK: decoded?.statusOK, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: problem)
+            statusOK: decoded?.statusOK, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: problem),
+            failures: [], pending: false, expectedResponse: nil, deadlineUs: 0, acknowledged: true)
         nextID += 1
-        frame.commandName = rememberedCommandName(frame)
-        var entry = Held(frame: frame, failures: [], pending: false, expectedResponse: nil, deadlineUs: 0, acknowledged: true)
+        entry.frame.commandName = rememberedCommandName(entry.frame)
         if problem != nil {
             entry.frame.outcome = .malformed
-            entry.failures.append(failure(.malformedFrame, frame: frame, timeUs: frame.lastTimeUs, detectedUs: nowUs,
-                                          summary: "malformed vendor frame on handle \(Hex.code(handle, width: 4)): "
-                                              + "\(problem ?? "") (\(Hex.string(frame.raw, limit: 32)))"))
-        } else if frame.checksumOK == false {
+            entry.failures.append(failure(.malformedFrame, frame: entry.frame, timeUs: entry.frame.lastTimeUs,
+                                          detectedUs: nowUs, summary: "malformed vendor frame on handle \(Hex.code(handle, width: 4)): "
+                                              + "\(problem ?? "") (\(Hex.string(entry.frame.raw, limit: 32)))"))
+        } else if entry.frame.checksumOK == false {
             entry.frame.outcome = .crcMismatch
-            entry.failures.append(failure(.crcMismatch, frame: frame, timeUs: frame.lastTimeUs, detectedUs: nowUs,
-                                          summary: "\(describe(frame)): checksum does not verify"))
+            entry.failures.append(failure(.crcMismatch, frame: entry.frame, timeUs: entry.frame.lastTimeUs,
+                                          detectedUs: nowUs, summary: "\(describe(entry.frame)): checksum does not verify"))
         }
-        guard let commandTimeoutUs = plan.commandTimeoutUs, frame.command != nil, problem == nil else {
+        guard let commandTimeoutUs = plan.commandTimeoutUs, entry.frame.command != nil, problem == nil else {
             append(entry)
             return
         }
@@ -208,11 +209,11 @@ public struct VendorSession: Sendable {
         case .hostToDevice:
             // A code absent from the response table is an acknowledgement or an answer: it
             // waits for nothing and ends no earlier wait.
-            guard let cmd = frame.command, plan.responseTable.map({ $0[cmd] != nil }) ?? true else { break }
+            guard let cmd = entry.frame.command, plan.responseTable.map({ $0[cmd] != nil }) ?? true else { break }
             if !plan.queuesCommands {
                 for i in held.indices where held[i].pending {
-                    resolveNoResponse(i, detectedUs: frame.firstTimeUs,
-                                      why: "before the next command, \(describe(frame)) (the device does not queue commands)")
+                    resolveNoResponse(i, detectedUs: entry.frame.firstTimeUs,
+                                      why: "before the next command, \(describe(entry.frame)) (the device does not queue commands)")
                 }
             }
             guard entry.frame.outcome == .ok else { break }
@@ -220,22 +221,23 @@ public struct VendorSession: Sendable {
             if let table = plan.responseTable {
                 entry.expectedResponse = table[cmd].map(Int64.init)
             } else {
-                entry.expectedResponse = try? plan.commands?.responseCommand.evaluate(context(frame))
+                entry.expectedResponse = try? plan.commands?.responseCommand.evaluate(context(entry.frame))
             }
-            entry.deadlineUs = frame.lastTimeUs &+ commandTimeoutUs
+            entry.deadlineUs = entry.frame.lastTimeUs &+ commandTimeoutUs
             entry.acknowledged = cut.attOpcode != 0x12
-            if cut.attOpcode == 0x12 { awaitingWriteResponse = frame.id }
+            if cut.attOpcode == 0x12 { awaitingWriteResponse = entry.frame.id }
             if pendingCount() >= Self.maxPendingCommands, let oldest = held.firstIndex(where: \.pending) {
-                resolveNoResponse(oldest, detectedUs: frame.firstTimeUs, why: "while \(Self.maxPendingCommands) newer commands waited")
+                resolveNoResponse(oldest, detectedUs: entry.frame.firstTimeUs,
+                                  why: "while \(Self.maxPendingCommands) newer commands waited")
             }
         case .deviceToHost:
-            if let i = held.firstIndex(where: { $0.pending && matches(command: $0, response: frame) }) {
-                let latency = frame.lastTimeUs - held[i].frame.lastTimeUs
+            if let i = held.firstIndex(where: { $0.pending && matches(command: $0, response: entry.frame) }) {
+                let latency = entry.frame.lastTimeUs - held[i].frame.lastTimeUs
                 entry.frame.matchedFrame = held[i].frame.id
                 entry.frame.latencyUs = latency
                 if entry.frame.commandName == nil { entry.frame.commandName = held[i].frame.commandName }
                 if entry.frame.outcome == .ok, entry.frame.statusOK == false { entry.frame.outcome = .failed }
-                held[i].frame.matchedFrame = frame.id
+                held[i].frame.matchedFrame = entry.frame.id
                 held[i].frame.latencyUs = latency
                 held[i].frame.outcome = entry.frame.outcome
                 held[i].pending = false
@@ -244,8 +246,8 @@ public struct VendorSession: Sendable {
             }
             if entry.frame.outcome == .failed {
                 let status = entry.frame.status.map { Hex.code($0) } ?? "?"
-                entry.failures.append(failure(.statusFailure, frame: entry.frame, timeUs: frame.lastTimeUs, detectedUs: nowUs,
-                                              summary: "\(describe(entry.frame)): status \(status) says the command failed"))
+                entry.failures.append(failure(.statusFailure, frame: entry.frame, timeUs: entry.frame.lastTimeUs,
+                                              detectedUs: nowUs, summary: "\(describe(entry.frame)): status \(status) says the command failed"))
             }
         }
         append(entry)
