@@ -8,7 +8,10 @@ import BLEBase
 /// JavaScript.
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
-    private var needsComma: [Bool] = [false]
+    /// Whether the next value in the current object or array comes after another.
+    private var needsComma = false
+    /// `needsComma` of the enclosing objects and arrays, innermost last.
+    private var enclosingNeedsComma: [Bool] = []
 
     public init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
 
@@ -22,25 +25,51 @@ public struct JSONWriter {
     }
 
     private mutating func separator() {
-        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        needsComma[needsComma.count - 1] = true
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
     }
 
-    public mutating func beginObject() { separator(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
-    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
-    public mutating func beginArray() { separator(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
-    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+    private mutating func begin(_ bracket: UInt8) {
+        separator()
+        bytes.append(bracket)
+        enclosingNeedsComma.append(needsComma)
+        needsComma = false
+    }
+
+    private mutating func end(_ bracket: UInt8) {
+        needsComma = enclosingNeedsComma.removeLast()
+        bytes.append(bracket)
+    }
+
+    public mutating func beginObject() { begin(UInt8(ascii: "{")) }
+    public mutating func endObject() { end(UInt8(ascii: "}")) }
+    public mutating func beginArray() { begin(UInt8(ascii: "[")) }
+    public mutating func endArray() { end(UInt8(ascii: "]")) }
 
     /// Writes `"key":`; the next value call writes the value without a comma.
     public mutating func key(_ key: String) {
         separator()
         appendString(key)
         bytes.append(UInt8(ascii: ":"))
-        needsComma[needsComma.count - 1] = false
+        needsComma = false
     }
 
     public mutating func string(_ value: String) { separator(); appendString(value) }
-    public mutating func int<T: BinaryInteger>(_ value: T) { separator(); bytes.append(contentsOf: String(value).utf8) }
+
+    /// `bytes` as a string of lower-case hex digits (`Hex.string`), written without a String.
+    public mutating func hexString(_ value: [UInt8]) {
+        separator()
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value {
+            bytes.append(Self.hexDigits[Int(byte >> 4)])
+            bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+    public mutating func int<T: BinaryInteger>(_ value: T) {
+        separator()
+        if let small = Int64(exactly: value) { appendDigits(small) } else { bytes.append(contentsOf: String(value).utf8) }
+    }
     public mutating func bool(_ value: Bool) { separator(); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
     public mutating func null() { separator(); bytes.append(contentsOf: "null".utf8) }
 
@@ -91,11 +120,28 @@ public struct JSONWriter {
             || byte == 0xE2
     }
 
+    /// The decimal digits of `value`, written without a String.
+    private mutating func appendDigits(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        let start = bytes.count
+        var magnitude = value.magnitude
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
+    }
+
     private mutating func appendString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        // Most keys and values need no escape: copied as they are.
-        if !text.utf8.contains(where: Self.mayNeedEscape) {
-            bytes.append(contentsOf: text.utf8)
+        // Most keys and values need no escape: copied as they are from their contiguous UTF-8
+        // (the loop below writes the others, escaping what needs it).
+        let copied = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard !utf8.contains(where: Self.mayNeedEscape) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        } ?? false
+        if copied {
             bytes.append(UInt8(ascii: "\""))
             return
         }

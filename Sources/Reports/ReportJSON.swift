@@ -383,8 +383,10 @@ public enum ReportJSON {
         w.field("firstFragmentTimeUs", firstFragment?.timeUs ?? f.firstTimeUs)
         w.field("lastRecord", f.lastRecord)
         w.field("fragments", f.fragments)
-        w.field("raw", Hex.string(f.raw))
-        w.field("plaintext", optional: f.plaintext.map { Hex.string($0) })
+        w.key("raw")
+        w.hexString(f.raw)
+        w.key("plaintext")
+        if let plaintext = f.plaintext { w.hexString(plaintext) } else { w.null() }
         w.key("crcOk")
         if let ok = f.checksumOK { w.bool(ok) } else { w.null() }
         w.field("command", optional: f.command)

@@ -24,16 +24,13 @@ public struct VendorLayer {
 
         init(session: VendorSession) { self.session = session }
 
-        /// Counts the frames in `events` and returns, per frame, the first fragment of its first
-        /// value; drops the starts of the values up to its last one.
-        mutating func account(for events: [VendorEvent]) -> [(record: Int, timeUs: Int64)?] {
-            var starts: [(record: Int, timeUs: Int64)?] = []
-            for case .frame(let frame) in events {
-                count(frame)
-                starts.append(fragmentStarts.first { $0.valueRecord == frame.firstRecord }.map { ($0.record, $0.timeUs) })
-                fragmentStarts.removeFirst(fragmentStarts.prefix { $0.valueRecord <= frame.lastRecord }.count)
-            }
-            return starts
+        /// Counts the frame and returns the first fragment of its first value; drops the starts
+        /// of the values up to its last one.
+        mutating func account(for frame: VendorFrame) -> (record: Int, timeUs: Int64)? {
+            count(frame)
+            let start = fragmentStarts.first { $0.valueRecord == frame.firstRecord }.map { ($0.record, $0.timeUs) }
+            fragmentStarts.removeFirst(fragmentStarts.prefix { $0.valueRecord <= frame.lastRecord }.count)
+            return start
         }
 
         private mutating func count(_ frame: VendorFrame) {
@@ -46,6 +43,12 @@ public struct VendorLayer {
     }
 
     private var links: [String: Link] = [:]
+    /// The connection of the latest value and where its link is, nil for one in `unmatched`
+    /// (values come in runs per connection): one string comparison instead of hashes per value.
+    /// Reset when `links` changes.
+    private var lastLink: (connection: String, index: Dictionary<String, Link>.Index?)?
+    /// The events of the current session call, kept for their capacity.
+    private var events: [VendorEvent] = []
     private var unmatched: Set<String> = []
     private var devices: [String: String] = [:]
     /// Per listed frame (connection, id): its first fragment's record and time.
@@ -93,37 +96,53 @@ public struct VendorLayer {
             guard let index = link(for: value) else { return }
             links.values[index].session.updateMTU(value.mtu)
             links.values[index].fragmentStarts.append((value.record, value.firstFragmentRecord, value.firstFragmentUs))
-            let events = links.values[index].session.value(
+            links.values[index].session.value(
                 direction: value.hostToDevice ? .hostToDevice : .deviceToHost, attOpcode: value.opcode.rawValue,
-                handle: value.handle, uuid: value.uuid, bytes: value.value, timeUs: value.timeUs, record: value.record)
-            absorb(events, starts: links.values[index].account(for: events))
+                handle: value.handle, uuid: value.uuid, bytes: value.value, timeUs: value.timeUs, record: value.record,
+                into: &events)
+            absorbEvents(link: index)
         case .writeResponse(let connection, let timeUs):
-            guard let index = links.index(forKey: connection) else { return }
-            let events = links.values[index].session.writeResponse(timeUs: timeUs)
-            absorb(events, starts: links.values[index].account(for: events))
+            guard let index = index(of: connection) else { return }
+            links.values[index].session.writeResponse(timeUs: timeUs, into: &events)
+            absorbEvents(link: index)
         case .connectionEnded(let connection, let timeUs):
-            guard var link = links.removeValue(forKey: connection) else { return }
-            let events = link.session.linkDown(timeUs: timeUs)
-            absorb(events, starts: link.account(for: events))
-            addTotals(of: link, connection: connection)
+            guard let index = links.index(forKey: connection) else { return }
+            events = links.values[index].session.linkDown(timeUs: timeUs)
+            absorbEvents(link: index)
+            addTotals(of: links.values[index], connection: connection)
+            links.remove(at: index)
+            lastLink = nil
         }
     }
 
     public mutating func finish(endUs: Int64) {
         for connection in links.keys.sorted() {
-            guard var link = links[connection] else { continue }
-            let events = link.session.finish(timeUs: endUs)
-            absorb(events, starts: link.account(for: events))
-            addTotals(of: link, connection: connection)
+            guard let index = links.index(forKey: connection) else { continue }
+            events = links.values[index].session.finish(timeUs: endUs)
+            absorbEvents(link: index)
+            addTotals(of: links.values[index], connection: connection)
         }
         links.removeAll()
+        lastLink = nil
+    }
+
+    /// Where the link of a connection is in `links`.
+    private mutating func index(of connection: String) -> Dictionary<String, Link>.Index? {
+        if let lastLink, lastLink.connection == connection { return lastLink.index }
+        guard let index = links.index(forKey: connection) else { return nil }
+        lastLink = (connection, index)
+        return index
     }
 
     /// Where the link of a connection is in `links`, created on its first value once a
     /// profile applies.
     private mutating func link(for value: ATTValueEvent) -> Dictionary<String, Link>.Index? {
-        if let existing = links.index(forKey: value.connectionID) { return existing }
-        if unmatched.contains(value.connectionID) { return nil }
+        if let lastLink, lastLink.connection == value.connectionID { return lastLink.index }
+        if let existing = index(of: value.connectionID) { return existing }
+        if unmatched.contains(value.connectionID) {
+            lastLink = (value.connectionID, nil)
+            return nil
+        }
         let services = value.services
         let advertised = value.profile.flatMap { name in profiles.first { $0.name == name } }.flatMap { profile in
             // A device matched by its advertising whose discovered services lack the profile's one is not it.
@@ -140,17 +159,16 @@ public struct VendorLayer {
         }
         if let device = value.deviceID { devices[value.connectionID] = device }
         links[value.connectionID] = Link(session: VendorSession(profile: profile, connection: value.connectionID, mtu: value.mtu))
-        return links.index(forKey: value.connectionID)
+        lastLink = nil
+        return index(of: value.connectionID)
     }
 
-    /// `starts`: per frame event, its first fragment (`Link.takeStarts(for:)`).
-    private mutating func absorb(_ events: [VendorEvent], starts: [(record: Int, timeUs: Int64)?]) {
-        var frameIndex = 0
+    /// Counts and collects `events` (those of the link at `index`), then empties them.
+    private mutating func absorbEvents(link index: Dictionary<String, Link>.Index) {
         for event in events {
             switch event {
             case .frame(let frame):
-                let start = frameIndex < starts.count ? starts[frameIndex] : nil
-                frameIndex += 1
+                let start = links.values[index].account(for: frame)
                 let failed = frame.outcome != .ok
                 let listed: Bool
                 switch listing {
@@ -184,6 +202,7 @@ public struct VendorLayer {
                     details: [.int("frame", failure.frame), .int("detectedUs", failure.detectedUs)]))
             }
         }
+        events.removeAll(keepingCapacity: true)
     }
 
     private mutating func addTotals(of link: Link, connection: String) {

@@ -38,19 +38,36 @@ struct FrameAssembler: Sendable {
 
     var isEmpty: Bool { buffer.isEmpty }
 
-    /// Adds one ATT value; `fragmentLimit` is ATT_MTU − 3.
-    mutating func feed(_ value: [UInt8], timeUs: Int64, record: Int, attOpcode: UInt8, fragmentLimit: Int) -> [Output] {
-        var out: [Output] = []
+    /// What the front of a buffer holds, by the framing's length rule.
+    private enum Measure {
+        /// Too few bytes to tell.
+        case incomplete
+        /// A frame of this many bytes (perhaps more than are there yet).
+        case frame(Int)
+        case impossible(reason: String)
+        /// No length and no short fragment yet: the frame goes on.
+        case unended
+    }
+
+    /// Adds one ATT value, appending what it completes to `out`; `fragmentLimit` is ATT_MTU − 3.
+    mutating func feed(_ value: [UInt8], timeUs: Int64, record: Int, attOpcode: UInt8, fragmentLimit: Int,
+                       into out: inout [Output]) {
         let sync = framing.sync
         if !buffer.isEmpty, lastFragmentShort, !sync.isEmpty, value.starts(with: sync), framing.length != .none {
             out.append(.garbage(take(buffer.count),
                                 reason: "incomplete frame: a fragment shorter than ATT_MTU − 3 came before its length was reached"))
         }
-        guard !value.isEmpty else { return out }
-        buffer += value
-        pieces.append(Piece(remaining: value.count, timeUs: timeUs, record: record, attOpcode: attOpcode))
+        guard !value.isEmpty else { return }
         let short = value.count < fragmentLimit
         lastFragmentShort = short
+        // The common case, a value that is one whole frame: passed on as it is, without buffering.
+        if buffer.isEmpty, value.starts(with: sync), case .frame(let total) = measure(value, short: short), total == value.count {
+            out.append(.frame(Cut(bytes: value, firstTimeUs: timeUs, lastTimeUs: timeUs, firstRecord: record,
+                                  lastRecord: record, fragments: 1, attOpcode: attOpcode)))
+            return
+        }
+        buffer += value
+        pieces.append(Piece(remaining: value.count, timeUs: timeUs, record: record, attOpcode: attOpcode))
         cutting: while !buffer.isEmpty {
             if !sync.isEmpty {
                 if let skip = syncOffset() {
@@ -66,34 +83,43 @@ struct FrameAssembler: Sendable {
                     break cutting
                 }
             }
-            let total: Int
-            switch framing.length {
-            case .field(let field):
-                guard let value = FrameBytes.unsigned(buffer, at: field.offset, size: field.size, bigEndian: field.bigEndian)
-                else { break cutting }
-                total = field.frameLength(value: Int(value), framing: framing)
-                let minimum = max(field.offset + field.size, framing.payloadOffset + framing.trailerSize,
-                                  sync.count + framing.tail.count, 1)
-                guard total >= minimum, total <= framing.maxLength else {
-                    let reason = "impossible length \(value) (frame of \(total) bytes, limits \(minimum)...\(framing.maxLength))"
-                    out.append(.garbage(take(max(sync.count, 1)), reason: reason))
-                    continue cutting
+            switch measure(buffer, short: short) {
+            case .incomplete:
+                break cutting
+            case .impossible(let reason):
+                out.append(.garbage(take(max(sync.count, 1)), reason: reason))
+                continue cutting
+            case .unended:
+                if buffer.count > framing.maxLength {
+                    out.append(.garbage(take(buffer.count), reason: "longer than \(framing.maxLength) bytes without an end"))
                 }
-            case .fixed(let size):
-                total = size
-            case .none:
-                guard short else {
-                    if buffer.count > framing.maxLength {
-                        out.append(.garbage(take(buffer.count), reason: "longer than \(framing.maxLength) bytes without an end"))
-                    }
-                    break cutting
-                }
-                total = buffer.count
+                break cutting
+            case .frame(let total):
+                guard buffer.count >= total else { break cutting }
+                out.append(.frame(take(total)))
             }
-            guard buffer.count >= total else { break cutting }
-            out.append(.frame(take(total)))
         }
-        return out
+    }
+
+    /// The length of the frame that starts `bytes` (at its sync bytes); `short`: whether the
+    /// latest fragment was shorter than ATT_MTU − 3.
+    private func measure(_ bytes: [UInt8], short: Bool) -> Measure {
+        switch framing.length {
+        case .field(let field):
+            guard let value = FrameBytes.unsigned(bytes, at: field.offset, size: field.size, bigEndian: field.bigEndian)
+            else { return .incomplete }
+            let total = field.frameLength(value: Int(value), framing: framing)
+            let minimum = max(field.offset + field.size, framing.payloadOffset + framing.trailerSize,
+                              framing.sync.count + framing.tail.count, 1)
+            guard total >= minimum, total <= framing.maxLength else {
+                return .impossible(reason: "impossible length \(value) (frame of \(total) bytes, limits \(minimum)...\(framing.maxLength))")
+            }
+            return .frame(total)
+        case .fixed(let size):
+            return .frame(size)
+        case .none:
+            return short ? .frame(bytes.count) : .unended
+        }
     }
 
     /// Whatever is buffered, as garbage (at a disconnection or the end of the capture).

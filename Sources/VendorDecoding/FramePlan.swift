@@ -4,7 +4,14 @@
 final class FramePlan: Sendable {
     let profile: Profile
     let framing: Framing
+    let channels: [Channel]
     let commands: CommandRules?
+    /// The parts of `commands` read per frame, kept apart so that no frame copies the rules.
+    let commandNames: [Int: String]
+    let responseTable: [Int: Int]?
+    let sameSequence: Bool
+    let queuesCommands: Bool
+    let commandTimeoutUs: Int64?
     let commandField: FrameField?
     let sequenceField: FrameField?
     let status: StatusRule?
@@ -19,7 +26,13 @@ final class FramePlan: Sendable {
     init(_ profile: Profile) {
         self.profile = profile
         framing = profile.framing
+        channels = profile.channels
         commands = profile.commands
+        commandNames = profile.commands?.names ?? [:]
+        responseTable = profile.commands?.responseTable
+        sameSequence = profile.commands?.sameSequence ?? false
+        queuesCommands = profile.commands?.queues ?? true
+        commandTimeoutUs = profile.commands?.timeoutUs
         commandField = profile.commands?.command
         sequenceField = profile.commands?.sequence
         status = profile.commands?.status

@@ -27,8 +27,22 @@ public struct VendorSession: Sendable {
         var acknowledged: Bool
     }
 
+    /// A value's route: whether the profile carries frames on it (`carriesFrames`).
+    private struct Route: Sendable {
+        var direction: VendorDirection
+        var attOpcode: UInt8
+        var handle: UInt16
+        var uuid: BluetoothUUID?
+        var carriesFrames: Bool
+    }
+
     /// One per stream, in the order streams first carried a value (a connection has one or two).
     private var assemblers: [(key: StreamKey, assembler: FrameAssembler)] = []
+    /// The routes values took so far (a connection has a handful), at most `maxRoutes`.
+    private var routes: [Route] = []
+    static let maxRoutes = 64
+    /// The assemblers' outputs of the current value, kept for their capacity.
+    private var outputs: [FrameAssembler.Output] = []
     private var held: [Held] = []
     private var nextID = 0
     private var awaitingWriteResponse: Int?
@@ -49,7 +63,7 @@ public struct VendorSession: Sendable {
 
     /// True when `profile` carries frames on this characteristic with this opcode.
     public func carriesFrames(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?) -> Bool {
-        plan.profile.channels.contains { channel in
+        plan.channels.contains { channel in
             guard channel.direction == direction, channel.attOpcodes.contains(attOpcode) else { return false }
             switch channel.characteristic {
             case .uuid(let u): return u == uuid
@@ -58,22 +72,48 @@ public struct VendorSession: Sendable {
         }
     }
 
+    /// `carriesFrames`, remembered per route.
+    private mutating func routeCarriesFrames(direction: VendorDirection, attOpcode: UInt8, handle: UInt16,
+                                             uuid: BluetoothUUID?) -> Bool {
+        for route in routes
+        where route.handle == handle && route.attOpcode == attOpcode && route.direction == direction && route.uuid == uuid {
+            return route.carriesFrames
+        }
+        let carries = carriesFrames(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid)
+        if routes.count < Self.maxRoutes {
+            routes.append(Route(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid, carriesFrames: carries))
+        }
+        return carries
+    }
+
     /// One ATT value (Write Request/Command, Notification, Indication); values on other
     /// characteristics are ignored.
     public mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
                                bytes: [UInt8], timeUs: Int64, record: Int) -> [VendorEvent] {
+        var events: [VendorEvent] = []
+        value(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid, bytes: bytes, timeUs: timeUs,
+              record: record, into: &events)
+        return events
+    }
+
+    /// `value(…)`, appending the events to `events` (a buffer the caller reuses).
+    public mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
+                               bytes: [UInt8], timeUs: Int64, record: Int, into events: inout [VendorEvent]) {
         expire(now: timeUs)
-        guard carriesFrames(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid) else { return flush() }
+        guard routeCarriesFrames(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid) else {
+            return flush(into: &events)
+        }
         let key = StreamKey(direction: direction, handle: handle)
         let index = assemblers.firstIndex { $0.key == key } ?? {
             assemblers.append((key, FrameAssembler(framing: plan.framing)))
             return assemblers.count - 1
         }()
         // In place: a copy taken out of the array would copy the assembler's buffer on write.
-        let outputs = assemblers[index].assembler
-            .feed(bytes, timeUs: timeUs, record: record, attOpcode: attOpcode, fragmentLimit: max(mtu - 3, 1))
+        assemblers[index].assembler.feed(bytes, timeUs: timeUs, record: record, attOpcode: attOpcode,
+                                         fragmentLimit: max(mtu - 3, 1), into: &outputs)
         for output in outputs { accept(output, direction: direction, handle: handle, nowUs: timeUs) }
-        return flush()
+        outputs.removeAll(keepingCapacity: true)
+        flush(into: &events)
     }
 
     /// The peer's ATT Write Response on this connection: acknowledges the Write Request that
@@ -81,12 +121,19 @@ public struct VendorSession: Sendable {
     /// that gets no response is not a vendor failure of its own: the ATT layer reports that
     /// request (att-no-response / att-timeout) and one cause should make one failure.
     public mutating func writeResponse(timeUs: Int64) -> [VendorEvent] {
+        var events: [VendorEvent] = []
+        writeResponse(timeUs: timeUs, into: &events)
+        return events
+    }
+
+    /// `writeResponse(timeUs:)`, appending the events to `events`.
+    public mutating func writeResponse(timeUs: Int64, into events: inout [VendorEvent]) {
         expire(now: timeUs)
         if let id = awaitingWriteResponse, let i = held.firstIndex(where: { $0.frame.id == id }) {
             held[i].acknowledged = true
         }
         awaitingWriteResponse = nil
-        return flush()
+        flush(into: &events)
     }
 
     /// The link dropped: partial frames are malformed and waiting commands get no response.
@@ -112,7 +159,9 @@ public struct VendorSession: Sendable {
             resolveNoResponse(i, detectedUs: timeUs, why: "before \(reason)")
         }
         awaitingWriteResponse = nil
-        return flush()
+        var events: [VendorEvent] = []
+        flush(into: &events)
+        return events
     }
 
     // MARK: frames
@@ -131,27 +180,28 @@ public struct VendorSession: Sendable {
             cut = c
             problem = reason
         }
-        var frame = VendorFrame(
+        // Built in its entry: the frame is not copied on its way.
+        var entry = Held(frame: VendorFrame(
             id: nextID, connection: connection, direction: direction, attOpcode: cut.attOpcode, handle: handle,
             firstTimeUs: cut.firstTimeUs, lastTimeUs: cut.lastTimeUs, firstRecord: cut.firstRecord,
             lastRecord: cut.lastRecord, fragments: cut.fragments, raw: cut.bytes,
             plaintext: problem == nil ? decoded?.plaintext : nil, checksumOK: decoded?.checksumOK,
             command: decoded?.command, commandName: nil, sequence: decoded?.sequence, status: decoded?.status,
-            statusOK: decoded?.statusOK, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: problem)
+            statusOK: decoded?.statusOK, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: problem),
+            failures: [], pending: false, expectedResponse: nil, deadlineUs: 0, acknowledged: true)
         nextID += 1
-        frame.commandName = rememberedCommandName(frame)
-        var entry = Held(frame: frame, failures: [], pending: false, expectedResponse: nil, deadlineUs: 0, acknowledged: true)
+        entry.frame.commandName = rememberedCommandName(entry.frame)
         if problem != nil {
             entry.frame.outcome = .malformed
-            entry.failures.append(failure(.malformedFrame, frame: frame, timeUs: frame.lastTimeUs, detectedUs: nowUs,
-                                          summary: "malformed vendor frame on handle \(Hex.code(handle, width: 4)): "
-                                              + "\(problem ?? "") (\(Hex.string(frame.raw, limit: 32)))"))
-        } else if frame.checksumOK == false {
+            entry.failures.append(failure(.malformedFrame, frame: entry.frame, timeUs: entry.frame.lastTimeUs,
+                                          detectedUs: nowUs, summary: "malformed vendor frame on handle \(Hex.code(handle, width: 4)): "
+                                              + "\(problem ?? "") (\(Hex.string(entry.frame.raw, limit: 32)))"))
+        } else if entry.frame.checksumOK == false {
             entry.frame.outcome = .crcMismatch
-            entry.failures.append(failure(.crcMismatch, frame: frame, timeUs: frame.lastTimeUs, detectedUs: nowUs,
-                                          summary: "\(describe(frame)): checksum does not verify"))
+            entry.failures.append(failure(.crcMismatch, frame: entry.frame, timeUs: entry.frame.lastTimeUs,
+                                          detectedUs: nowUs, summary: "\(describe(entry.frame)): checksum does not verify"))
         }
-        guard let rules = plan.commands, frame.command != nil, problem == nil else {
+        guard let commandTimeoutUs = plan.commandTimeoutUs, entry.frame.command != nil, problem == nil else {
             append(entry)
             return
         }
@@ -159,34 +209,35 @@ public struct VendorSession: Sendable {
         case .hostToDevice:
             // A code absent from the response table is an acknowledgement or an answer: it
             // waits for nothing and ends no earlier wait.
-            guard let cmd = frame.command, rules.responseTable.map({ $0[cmd] != nil }) ?? true else { break }
-            if !rules.queues {
+            guard let cmd = entry.frame.command, plan.responseTable.map({ $0[cmd] != nil }) ?? true else { break }
+            if !plan.queuesCommands {
                 for i in held.indices where held[i].pending {
-                    resolveNoResponse(i, detectedUs: frame.firstTimeUs,
-                                      why: "before the next command, \(describe(frame)) (the device does not queue commands)")
+                    resolveNoResponse(i, detectedUs: entry.frame.firstTimeUs,
+                                      why: "before the next command, \(describe(entry.frame)) (the device does not queue commands)")
                 }
             }
             guard entry.frame.outcome == .ok else { break }
             entry.pending = true
-            if let table = rules.responseTable {
+            if let table = plan.responseTable {
                 entry.expectedResponse = table[cmd].map(Int64.init)
             } else {
-                entry.expectedResponse = try? rules.responseCommand.evaluate(context(frame))
+                entry.expectedResponse = try? plan.commands?.responseCommand.evaluate(context(entry.frame))
             }
-            entry.deadlineUs = frame.lastTimeUs &+ rules.timeoutUs
+            entry.deadlineUs = entry.frame.lastTimeUs &+ commandTimeoutUs
             entry.acknowledged = cut.attOpcode != 0x12
-            if cut.attOpcode == 0x12 { awaitingWriteResponse = frame.id }
-            if held.filter(\.pending).count >= Self.maxPendingCommands, let oldest = held.firstIndex(where: \.pending) {
-                resolveNoResponse(oldest, detectedUs: frame.firstTimeUs, why: "while \(Self.maxPendingCommands) newer commands waited")
+            if cut.attOpcode == 0x12 { awaitingWriteResponse = entry.frame.id }
+            if pendingCount() >= Self.maxPendingCommands, let oldest = held.firstIndex(where: \.pending) {
+                resolveNoResponse(oldest, detectedUs: entry.frame.firstTimeUs,
+                                  why: "while \(Self.maxPendingCommands) newer commands waited")
             }
         case .deviceToHost:
-            if let i = held.firstIndex(where: { $0.pending && matches(command: $0, response: frame, rules: rules) }) {
-                let latency = frame.lastTimeUs - held[i].frame.lastTimeUs
+            if let i = held.firstIndex(where: { $0.pending && matches(command: $0, response: entry.frame) }) {
+                let latency = entry.frame.lastTimeUs - held[i].frame.lastTimeUs
                 entry.frame.matchedFrame = held[i].frame.id
                 entry.frame.latencyUs = latency
                 if entry.frame.commandName == nil { entry.frame.commandName = held[i].frame.commandName }
                 if entry.frame.outcome == .ok, entry.frame.statusOK == false { entry.frame.outcome = .failed }
-                held[i].frame.matchedFrame = frame.id
+                held[i].frame.matchedFrame = entry.frame.id
                 held[i].frame.latencyUs = latency
                 held[i].frame.outcome = entry.frame.outcome
                 held[i].pending = false
@@ -195,16 +246,16 @@ public struct VendorSession: Sendable {
             }
             if entry.frame.outcome == .failed {
                 let status = entry.frame.status.map { Hex.code($0) } ?? "?"
-                entry.failures.append(failure(.statusFailure, frame: entry.frame, timeUs: frame.lastTimeUs, detectedUs: nowUs,
-                                              summary: "\(describe(entry.frame)): status \(status) says the command failed"))
+                entry.failures.append(failure(.statusFailure, frame: entry.frame, timeUs: entry.frame.lastTimeUs,
+                                              detectedUs: nowUs, summary: "\(describe(entry.frame)): status \(status) says the command failed"))
             }
         }
         append(entry)
     }
 
-    private func matches(command: Held, response: VendorFrame, rules: CommandRules) -> Bool {
+    private func matches(command: Held, response: VendorFrame) -> Bool {
         guard let expected = command.expectedResponse, let cmd = response.command, Int64(cmd) == expected else { return false }
-        return !rules.sameSequence || command.frame.sequence == response.sequence
+        return !plan.sameSequence || command.frame.sequence == response.sequence
     }
 
     private func context(_ frame: VendorFrame) -> Expression.Context {
@@ -225,9 +276,9 @@ public struct VendorSession: Sendable {
     /// The name of the frame's command; a response's is its command's (found through the
     /// response rule when the code has no name of its own).
     private func commandName(_ frame: VendorFrame) -> String? {
-        guard let rules = plan.commands, let cmd = frame.command else { return nil }
-        if let name = rules.names[cmd] { return name }
-        guard frame.direction == .deviceToHost else { return nil }
+        guard let cmd = frame.command else { return nil }
+        if let name = plan.commandNames[cmd] { return name }
+        guard frame.direction == .deviceToHost, let rules = plan.commands else { return nil }
         if let table = rules.responseTable {
             let commands = table.filter { $0.value == cmd }.map(\.key)
             return commands.count == 1 ? commands.first.flatMap { rules.names[$0] } : nil
@@ -263,31 +314,35 @@ public struct VendorSession: Sendable {
     }
 
     private mutating func expire(now: Int64) {
-        guard let commandTimeoutUs = plan.commands?.timeoutUs else { return }
+        guard let commandTimeoutUs = plan.commandTimeoutUs else { return }
         for i in held.indices where held[i].pending && held[i].deadlineUs < now {
             resolveNoResponse(i, detectedUs: held[i].deadlineUs, why: "within \(commandTimeoutUs / 1000) ms")
         }
     }
 
-    private mutating func append(_ entry: Held) {
+    private mutating func append(_ entry: consuming Held) {
+        let lastTimeUs = entry.frame.lastTimeUs
         held.append(entry)
         if held.count > Self.maxHeldFrames, let oldest = held.firstIndex(where: \.pending) {
-            resolveNoResponse(oldest, detectedUs: entry.frame.lastTimeUs,
+            resolveNoResponse(oldest, detectedUs: lastTimeUs,
                               why: "while \(Self.maxHeldFrames) later frames waited behind it")
         }
     }
 
+    private func pendingCount() -> Int {
+        var count = 0
+        for entry in held where entry.pending { count += 1 }
+        return count
+    }
+
     /// Emits frames from the front of the queue up to the first one still waiting.
-    private mutating func flush() -> [VendorEvent] {
-        var events: [VendorEvent] = []
+    private mutating func flush(into events: inout [VendorEvent]) {
         var emitted = 0
-        for entry in held {
-            if entry.pending { break }
-            events.append(.frame(entry.frame))
-            events += entry.failures.map(VendorEvent.failure)
+        while emitted < held.count, !held[emitted].pending {
+            events.append(.frame(held[emitted].frame))
+            for failure in held[emitted].failures { events.append(.failure(failure)) }
             emitted += 1
         }
-        held.removeFirst(emitted)
-        return events
+        if emitted > 0 { held.removeFirst(emitted) }
     }
 }

@@ -90,3 +90,12 @@ struct AssemblerTests {
         #expect(cut.bytes.count == 40 && reason == "longer than 30 bytes without an end")
     }
 }
+
+extension FrameAssembler {
+    /// `feed(…into:)`, returning the outputs.
+    mutating func feed(_ value: [UInt8], timeUs: Int64, record: Int, attOpcode: UInt8, fragmentLimit: Int) -> [Output] {
+        var out: [Output] = []
+        feed(value, timeUs: timeUs, record: record, attOpcode: attOpcode, fragmentLimit: fragmentLimit, into: &out)
+        return out
+    }
+}
