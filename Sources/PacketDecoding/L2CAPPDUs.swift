@@ -3,11 +3,13 @@
 public struct L2CAPPDUs: RandomAccessCollection, Sendable {
     private var head: L2CAPPDU?
     private var tail: [L2CAPPDU] = []
+    /// Stored, so that counting does not copy `head` out to test it.
+    public private(set) var count = 0
 
     public init() {}
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { head == nil ? 0 : 1 + tail.count }
+    public var endIndex: Int { count }
 
     public subscript(position: Int) -> L2CAPPDU {
         if position == 0, let head { return head }
@@ -15,6 +17,7 @@ public struct L2CAPPDUs: RandomAccessCollection, Sendable {
     }
 
     public mutating func append(_ pdu: L2CAPPDU) {
-        if head == nil { head = pdu } else { tail.append(pdu) }
+        if count == 0 { head = pdu } else { tail.append(pdu) }
+        count += 1
     }
 }
