@@ -91,11 +91,17 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable, Comparable {
 
     public var name: String { entry?.name ?? "Unknown (\(Hex.code(rawValue)))" }
 
-    /// False for opcodes Core v5.4 does not define.
-    public var isKnown: Bool { entry != nil }
+    /// False for opcodes Core v5.4 does not define (every defined one has a size rule).
+    public var isKnown: Bool { parameterLength != nil }
 
     /// The role of a known opcode; an unknown opcode with the command flag is a command.
-    public var kind: ATTPDUKind? { entry?.kind ?? (isCommand ? .command : nil) }
+    public var kind: ATTPDUKind? { Self.kinds[Int(rawValue)] }
+
+    /// `kind` of every opcode value, taken from `entry` once (read several times per PDU).
+    private static let kinds: [ATTPDUKind?] = (0...255).map {
+        let opcode = ATTOpcode(rawValue: UInt8($0))
+        return opcode.entry?.kind ?? (opcode.isCommand ? .command : nil)
+    }
 
     /// The size rule of a known opcode's parameters.
     public var parameterLength: ParameterLength? { Self.parameterLengths[Int(rawValue)] }

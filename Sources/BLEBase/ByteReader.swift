@@ -212,6 +212,13 @@ public struct ByteReader: Sendable {
         return inner
     }
 
+    /// A reader over the unread bytes, sharing storage, whose reported offsets start at 0: what
+    /// a reader over a copy of those bytes would report, without the copy.
+    @inlinable
+    public func rebased(layer: Layer) -> ByteReader {
+        ByteReader(storage: storage, position: cursor, endIndex: endIndex, layer: layer, baseOffset: -cursor)
+    }
+
     /// The unread bytes as a zero-copy view (for hashing or comparing, not for indexing).
     @inlinable
     public var unreadBytes: ArraySlice<UInt8> { storage[cursor..<endIndex] }

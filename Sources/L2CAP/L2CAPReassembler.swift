@@ -20,23 +20,42 @@ public struct FragmentStreamKey: Hashable, Sendable {
 /// A complete L2CAP basic frame rebuilt from one or more fragments.
 public struct L2CAPFrame: Sendable, Equatable {
     public var channelID: ChannelID
-    /// The information payload (header removed).
-    public var payload: [UInt8]
+    /// The information payload (header removed) as a reader whose offsets start at 0; it shares
+    /// the storage of the record that carried a single-fragment PDU.
+    public var body: ByteReader
     public var firstRecordIndex: Int
     public var lastRecordIndex: Int
     public var firstTimestampUs: Int64
     public var lastTimestampUs: Int64
     public var fragmentCount: Int
 
-    public init(channelID: ChannelID, payload: [UInt8], firstRecordIndex: Int, lastRecordIndex: Int,
+    public init(channelID: ChannelID, body: ByteReader, firstRecordIndex: Int, lastRecordIndex: Int,
                 firstTimestampUs: Int64, lastTimestampUs: Int64, fragmentCount: Int) {
         self.channelID = channelID
-        self.payload = payload
+        self.body = body
         self.firstRecordIndex = firstRecordIndex
         self.lastRecordIndex = lastRecordIndex
         self.firstTimestampUs = firstTimestampUs
         self.lastTimestampUs = lastTimestampUs
         self.fragmentCount = fragmentCount
+    }
+
+    public init(channelID: ChannelID, payload: [UInt8], firstRecordIndex: Int, lastRecordIndex: Int,
+                firstTimestampUs: Int64, lastTimestampUs: Int64, fragmentCount: Int) {
+        self.init(channelID: channelID, body: ByteReader(payload), firstRecordIndex: firstRecordIndex,
+                  lastRecordIndex: lastRecordIndex, firstTimestampUs: firstTimestampUs,
+                  lastTimestampUs: lastTimestampUs, fragmentCount: fragmentCount)
+    }
+
+    /// The information payload (header removed), without copying it.
+    public var payload: ArraySlice<UInt8> { body.unreadBytes }
+
+    /// Frames are equal by their bytes, wherever those are stored.
+    public static func == (lhs: L2CAPFrame, rhs: L2CAPFrame) -> Bool {
+        lhs.channelID == rhs.channelID && lhs.payload.elementsEqual(rhs.payload)
+            && lhs.firstRecordIndex == rhs.firstRecordIndex && lhs.lastRecordIndex == rhs.lastRecordIndex
+            && lhs.firstTimestampUs == rhs.firstTimestampUs && lhs.lastTimestampUs == rhs.lastTimestampUs
+            && lhs.fragmentCount == rhs.fragmentCount
     }
 }
 
@@ -205,7 +224,7 @@ public struct L2CAPReassembler: Sendable {
         guard let header = try? L2CAPBasicHeader(parsing: &reader), reader.remaining == Int(header.length) else {
             return nil
         }
-        return L2CAPFrame(channelID: header.channelID, payload: reader.readRemainingBytes(),
+        return L2CAPFrame(channelID: header.channelID, body: reader.rebased(layer: .l2cap),
                           firstRecordIndex: recordIndex, lastRecordIndex: recordIndex,
                           firstTimestampUs: timestampUs, lastTimestampUs: timestampUs, fragmentCount: 1)
     }

@@ -16,7 +16,7 @@ public struct DecodedPacket: Sendable {
     /// The advertising data of an air advertising PDU, decoded by the same decoder as HCI reports.
     public var airAdvertisingData: AdvertisingData?
     /// L2CAP PDUs this record completed (usually none or one), with what they carry.
-    public var l2cap: [L2CAPPDU] = []
+    public var l2cap = L2CAPPDUs()
     /// Extended advertising reports completed by this record (fragments joined by data status).
     public var joinedAdvertising: [ExtendedAdvertisingAssembler.Output] = []
     /// Decode problems and anomalies found on this record.

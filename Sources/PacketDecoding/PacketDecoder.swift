@@ -203,13 +203,14 @@ public struct PacketDecoder: Sendable {
 
     /// Decodes an L2CAP payload by its channel (Vol 3 Part A §2.1 fixed channels).
     static func content(of frame: L2CAPFrame) -> L2CAPContent {
-        var reader = ByteReader(frame.payload, layer: .att)
+        var reader = frame.body
+        reader.layer = .att
         switch frame.channelID {
         case .attribute:
             do throws(DecodeError) {
                 return .att(try ATTPDU(parsing: &reader))
             } catch {
-                return .malformedATT(opcode: ATTPDU.peekOpcode(ByteReader(frame.payload, layer: .att)), error: error)
+                return .malformedATT(opcode: ATTPDU.peekOpcode(frame.body), error: error)
             }
         case .securityManager, .brEdrSecurityManager:
             reader.layer = .smp

@@ -29,6 +29,8 @@ struct SessionStage {
     /// last one, nil at the end of the capture.
     mutating func step(into events: inout [SessionEvent]) -> Int? {
         var offset: Int?
+        // A batch handed to another thread leaves an empty buffer: sized once, not grown by doubling.
+        events.reserveCapacity(Self.recordsPerBatch)
         for _ in 0..<Self.recordsPerBatch {
             guard let record = reader.next() else { break }
             offset = record.fileOffset
