@@ -32,7 +32,8 @@ public struct Analysis {
         var options = options
         if options.classifier == nil { options.classifier = VendorLayer.classifier(for: profiles) }
         var vendor = VendorLayer(profiles: profiles, listing: frames, keepsCommands: vendorCommands)
-        let sessionStage = SessionStage(reader: reader, options: options)
+        // On threads, reading runs ahead on a third one (the machine's scheduler shares the cores).
+        let sessionStage = SessionStage(reader: pipelined ? PrefetchingReader(reader) : reader, options: options)
         var end = pipelined ? SessionThread.run(sessionStage, vendor: &vendor, progress: progress)
             : sessionStage.runInline(vendor: &vendor, progress: progress)
         for event in end.events { vendor.handle(event) }

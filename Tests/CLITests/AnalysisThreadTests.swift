@@ -1,6 +1,7 @@
 import AnalyzerTestSupport
 import CaptureFormats
 import Dispatch
+import Foundation
 @testable import Reports
 import Testing
 import VendorDecoding
@@ -49,5 +50,29 @@ struct AnalysisThreadTests {
         leftover.send([7])
         leftover.send([8])
         #expect(leftover.receive() == [7])
+    }
+
+    /// Reading ahead on a thread hands out the same records, then the reader's diagnostics.
+    @Test func prefetchingReaderHandsOutTheSameRecordsAndDiagnostics() throws {
+        let sample = SharedCaptures.packageRoot.appendingPathComponent("Samples/demo-lock.btsnoop").path
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: sample)))
+        // Cut inside the last record: a damaged capture with one diagnostic.
+        let cut = FileManager.default.temporaryDirectory.appendingPathComponent("prefetch-cut.btsnoop")
+        try Data(bytes.dropLast(3)).write(to: cut)
+        defer { try? FileManager.default.removeItem(at: cut) }
+        for path in [sample, cut.path] {
+            let direct = try CaptureFile.open(path)
+            var expected: [CaptureRecord] = []
+            while let record = direct.next() { expected.append(record) }
+            let prefetching = PrefetchingReader(try CaptureFile.open(path), recordsPerBatch: 16)
+            #expect(prefetching.info.path == path)
+            var records: [CaptureRecord] = []
+            while let record = prefetching.next() { records.append(record) }
+            #expect(records.count > 16 * PrefetchingReader.batchesInFlight)
+            #expect(records == expected)
+            #expect(prefetching.next() == nil)
+            #expect(prefetching.diagnostics.map(\.message) == direct.diagnostics.map(\.message))
+            #expect(prefetching.diagnostics.count == (path == sample ? 0 : 1))
+        }
     }
 }

@@ -1,0 +1,48 @@
+import CaptureFormats
+import Dispatch
+
+/// Reads records ahead on a thread of its own, in batches through a bounded `HandOff`, so that
+/// reading a capture overlaps decoding it. The wrapped reader is used by that thread only until
+/// it hands over the end of the capture; `diagnostics` reads it after that (the hand-off orders
+/// the two), and `info` is taken before the thread starts.
+final class PrefetchingReader: RecordReader, @unchecked Sendable {
+    static let batchesInFlight = 4
+
+    let info: CaptureInfo
+    private let reader: any RecordReader
+    private let handOff = HandOff<[CaptureRecord]>(capacity: batchesInFlight)
+    /// The consumer's side: the batch being handed out, from its end (records reversed).
+    private var batch: [CaptureRecord] = []
+    private var ended = false
+
+    init(_ reader: any RecordReader, recordsPerBatch: Int = 512) {
+        self.reader = reader
+        info = reader.info
+        let recordsPerBatch = max(recordsPerBatch, 1)
+        DispatchQueue.global().async { [self] in
+            var batch: [CaptureRecord] = []
+            batch.reserveCapacity(recordsPerBatch)
+            while let record = self.reader.next() {
+                batch.append(record)
+                if batch.count == recordsPerBatch {
+                    handOff.send(batch.reversed())
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            if !batch.isEmpty { handOff.send(batch.reversed()) }
+            // An empty batch: the end of the capture.
+            handOff.send([])
+        }
+    }
+
+    func next() -> CaptureRecord? {
+        if batch.isEmpty, !ended {
+            batch = handOff.receive()
+            ended = batch.isEmpty
+        }
+        return batch.popLast()
+    }
+
+    /// Complete once `next()` returned nil.
+    var diagnostics: [CaptureDiagnostic] { ended ? reader.diagnostics : [] }
+}
