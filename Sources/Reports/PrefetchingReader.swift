@@ -4,7 +4,8 @@ import Dispatch
 /// Reads records ahead on a thread of its own, in batches through a bounded `HandOff`, so that
 /// reading a capture overlaps decoding it. The wrapped reader is used by that thread only until
 /// it hands over the end of the capture; `diagnostics` reads it after that (the hand-off orders
-/// the two), and `info` is taken before the thread starts.
+/// the two), and `info` is taken before the thread starts. Read it to the end: the thread waits
+/// for room to hand over the next batch until then.
 final class PrefetchingReader: RecordReader, @unchecked Sendable {
     static let batchesInFlight = 4
 
