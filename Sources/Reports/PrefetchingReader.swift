@@ -20,7 +20,9 @@ final class PrefetchingReader: RecordReader, @unchecked Sendable {
         self.reader = reader
         info = reader.info
         let recordsPerBatch = max(recordsPerBatch, 1)
-        DispatchQueue.global().async { [self] in
+        // A queue of its own targets the overcommitting pool: a thread now, however busy the
+        // global pool is (its width is the core count, and a blocked worker would wait for it).
+        DispatchQueue(label: "bledecode.reading").async { [self] in
             var batch: [CaptureRecord] = []
             batch.reserveCapacity(recordsPerBatch)
             while let record = self.reader.next() {

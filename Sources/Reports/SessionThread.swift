@@ -23,7 +23,9 @@ enum SessionThread {
     static func run(_ stage: consuming SessionStage, vendor: inout VendorLayer, progress: ((Int) -> Void)?) -> SessionStage.End {
         let handOff = HandOff<Message>(capacity: batchesInFlight)
         let transfer = Transfer(stage)
-        DispatchQueue.global().async {
+        // A queue of its own targets the overcommitting pool: a thread now, however busy the
+        // global pool is (its width is the core count, and the caller may be one of its workers).
+        DispatchQueue(label: "bledecode.sessions").async {
             var events: [SessionEvent] = []
             while let offset = transfer.stage.step(into: &events) {
                 handOff.send(.events(events, fileOffset: offset))
