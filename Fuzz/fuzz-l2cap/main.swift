@@ -17,9 +17,11 @@ func fuzzL2CAP(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         let events = reassembler.feed(key: key, isStart: control & 0x10 != 0, bytes: cursor.chunk(), recordIndex: index,
                                       timestampUs: Int64(index), truncatedBy: Int(control >> 6))
         for case .complete(let frame) in events {
-            var signalling = ByteReader(frame.payload, layer: .signalling)
+            var signalling = frame.body
+            signalling.layer = .signalling
             if let pdu = try? SignallingPDU(parsing: &signalling) { _ = (pdu.summary, pdu.fields) }
-            var smp = ByteReader(frame.payload, layer: .smp)
+            var smp = frame.body
+            smp.layer = .smp
             if let command = try? SMPCommand(parsing: &smp) { _ = (command.summary, command.fields) }
         }
     }
