@@ -1,6 +1,14 @@
 /// Renders microseconds since the Unix epoch as ISO 8601 UTC without Foundation's formatter
 /// (which is slow and locale-dependent): `2024-04-25T08:23:52.123646Z`.
 public enum Timestamp {
+    /// Capture timestamps are kept within ±2^58 µs of the Unix epoch (about 9,100 years either
+    /// way), so that the sum or difference of two of them and any duration bledecode adds (a
+    /// timeout, a gap) fits in 64 bits; the files themselves can carry any 64-bit value.
+    public static let limitUs: Int64 = 1 << 58
+
+    /// `us` brought into `-limitUs...limitUs`.
+    public static func clamped(_ us: Int64) -> Int64 { min(max(us, -limitUs), limitUs) }
+
     public static func iso8601(unixMicroseconds us: Int64) -> String {
         let seconds = us >= 0 ? us / 1_000_000 : (us - 999_999) / 1_000_000
         let micros = us - seconds * 1_000_000

@@ -51,7 +51,7 @@ public enum NoteSource: String, Sendable, Codable {
 public struct CaptureRecord: Sendable, Equatable {
     /// 1-based record number, as Wireshark numbers frames.
     public var index: Int
-    /// Microseconds since the Unix epoch.
+    /// Microseconds since the Unix epoch, within `Timestamp.limitUs` (clamped when read).
     public var timestampUs: Int64
     public var direction: Direction
     public var kind: RecordKind
@@ -69,7 +69,7 @@ public struct CaptureRecord: Sendable, Equatable {
     public init(index: Int, timestampUs: Int64, direction: Direction, kind: RecordKind,
                 payload: [UInt8], originalLength: Int? = nil, fileOffset: Int = 0, adapter: UInt16? = nil) {
         self.index = index
-        self.timestampUs = timestampUs
+        self.timestampUs = Timestamp.clamped(timestampUs)
         self.direction = direction
         self.kind = kind
         self.payload = payload
