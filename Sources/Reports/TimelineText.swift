@@ -144,10 +144,11 @@ public struct TimelineText {
         var byKind: [FailureKind: Int] = [:]
         for failure in report.failures { byKind[failure.kind, default: 0] += 1 }
         let dangling = report.connections.filter(\.dangling).count
-        return "\(report.devices.count) devices, \(report.connections.count) connections"
+        func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+        return counted(report.devices.count, "device") + ", " + counted(report.connections.count, "connection")
             + (dangling > 0 ? " (\(dangling) still up at the end)" : "")
-            + (report.attempts.isEmpty ? "" : ", \(report.attempts.count) attempt(s) that did not connect")
-            + ", \(report.failures.count) failures"
+            + (report.attempts.isEmpty ? "" : ", " + counted(report.attempts.count, "attempt") + " that did not connect")
+            + ", " + counted(report.failures.count, "failure")
             + (byKind.isEmpty ? "" : ": " + byKind.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }
                 .joined(separator: ", "))
     }
