@@ -6,17 +6,17 @@ public enum Hex {
     public static func string<C: Collection>(_ bytes: C, limit: Int = .max) -> String where C.Element == UInt8 {
         var out: [UInt8] = []
         out.reserveCapacity(Swift.min(bytes.count, limit) * 2 + 3)
-        var written = 0
+        append(bytes.prefix(Swift.max(limit, 0)), to: &out)
+        if bytes.count > limit { out.append(contentsOf: Array("...".utf8)) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The lower-case hex digits of `bytes`, appended to a byte buffer (`string` without a String).
+    public static func append<C: Collection>(_ bytes: C, to out: inout [UInt8]) where C.Element == UInt8 {
         for byte in bytes {
-            if written == limit {
-                out.append(contentsOf: Array("...".utf8))
-                break
-            }
             out.append(digits[Int(byte >> 4)])
             out.append(digits[Int(byte & 0x0F)])
-            written += 1
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// `0x1F` style, upper-case, zero-padded to `width` hex digits.

@@ -60,10 +60,7 @@ public struct JSONWriter {
     public mutating func hexString(_ value: [UInt8]) {
         separator()
         bytes.append(UInt8(ascii: "\""))
-        for byte in value {
-            bytes.append(Self.hexDigits[Int(byte >> 4)])
-            bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-        }
+        Hex.append(value, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
     public mutating func int<T: BinaryInteger>(_ value: T) {
@@ -96,7 +93,7 @@ public struct JSONWriter {
         case .uint(let v): int(v)
         case .bool(let v): bool(v)
         case .string(let v): string(v)
-        case .bytes(let v): string(Hex.string(v))
+        case .bytes(let v): hexString(v)
         case .address(let v): string(v.description)
         case .uuid(let v): string(v.description)
         case .null: null()

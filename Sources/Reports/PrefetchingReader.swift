@@ -7,16 +7,14 @@ import Dispatch
 /// the two), and `info` is taken before the thread starts. Read it to the end: the thread waits
 /// for room to hand over the next batch until then.
 final class PrefetchingReader: RecordReader, @unchecked Sendable {
-    static let batchesInFlight = 4
-
     let info: CaptureInfo
     private let reader: any RecordReader
-    private let handOff = HandOff<[CaptureRecord]>(capacity: batchesInFlight)
+    private let handOff = HandOff<[CaptureRecord]>(capacity: SessionThread.batchesInFlight)
     /// The consumer's side: the batch being handed out, from its end (records reversed).
     private var batch: [CaptureRecord] = []
     private var ended = false
 
-    init(_ reader: any RecordReader, recordsPerBatch: Int = 512) {
+    init(_ reader: any RecordReader, recordsPerBatch: Int = SessionStage.recordsPerBatch) {
         self.reader = reader
         info = reader.info
         let recordsPerBatch = max(recordsPerBatch, 1)

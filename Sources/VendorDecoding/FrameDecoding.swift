@@ -12,10 +12,6 @@ struct DecodedFields: Sendable, Equatable {
     var statusOK: Bool?
     var problem: String?
 
-    init(frame raw: [UInt8], profile: Profile, direction: VendorDirection) {
-        self.init(frame: raw, plan: FramePlan(profile), direction: direction)
-    }
-
     init(frame raw: [UInt8], plan: FramePlan, direction: VendorDirection) {
         let framing = plan.framing
         command = plan.commandField.flatMap { Self.read(raw, $0) }

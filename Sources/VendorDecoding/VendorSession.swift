@@ -226,7 +226,7 @@ public struct VendorSession: Sendable {
             entry.deadlineUs = entry.frame.lastTimeUs &+ commandTimeoutUs
             entry.acknowledged = cut.attOpcode != 0x12
             if cut.attOpcode == 0x12 { awaitingWriteResponse = entry.frame.id }
-            if pendingCount() >= Self.maxPendingCommands, let oldest = held.firstIndex(where: \.pending) {
+            if held.count(where: \.pending) >= Self.maxPendingCommands, let oldest = held.firstIndex(where: \.pending) {
                 resolveNoResponse(oldest, detectedUs: entry.frame.firstTimeUs,
                                   why: "while \(Self.maxPendingCommands) newer commands waited")
             }
@@ -327,12 +327,6 @@ public struct VendorSession: Sendable {
             resolveNoResponse(oldest, detectedUs: lastTimeUs,
                               why: "while \(Self.maxHeldFrames) later frames waited behind it")
         }
-    }
-
-    private func pendingCount() -> Int {
-        var count = 0
-        for entry in held where entry.pending { count += 1 }
-        return count
     }
 
     /// Emits frames from the front of the queue up to the first one still waiting.

@@ -68,7 +68,7 @@ struct AnalysisThreadTests {
             #expect(prefetching.info.path == path)
             var records: [CaptureRecord] = []
             while let record = prefetching.next() { records.append(record) }
-            #expect(records.count > 16 * PrefetchingReader.batchesInFlight)
+            #expect(records.count > 16 * SessionThread.batchesInFlight)
             #expect(records == expected)
             #expect(prefetching.next() == nil)
             #expect(prefetching.diagnostics.map(\.message) == direct.diagnostics.map(\.message))

@@ -89,3 +89,10 @@ struct Fields: Equatable {
                   statusOK: d.statusOK, problem: d.problem)
     }
 }
+
+extension DecodedFields {
+    /// The fields of one frame read straight from a profile (sessions share one `FramePlan`).
+    init(frame raw: [UInt8], profile: Profile, direction: VendorDirection) {
+        self.init(frame: raw, plan: FramePlan(profile), direction: direction)
+    }
+}
