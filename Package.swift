@@ -51,6 +51,14 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// Release builds of the project's own code skip the run-time exclusivity checks (debug builds, so the
+// tests, keep them; the compile-time ones always apply): they cost ~3 % of a full analysis
+// (docs/performance.md).
+for target in package.targets where target.type == .regular || target.type == .executable {
+    target.swiftSettings = (target.swiftSettings ?? [])
+        + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+}
+
 // libFuzzer targets (docs/fuzzing.md, Fuzz/smoke): declared only when BLEDECODE_FUZZ=1, because they
 // link only with `-sanitize=fuzzer` (libFuzzer's driver); Fuzz/smoke builds them in their own scratch path.
 if Context.environment["BLEDECODE_FUZZ"] == "1" {
