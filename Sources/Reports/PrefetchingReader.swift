@@ -10,8 +10,9 @@ final class PrefetchingReader: RecordReader, @unchecked Sendable {
     let info: CaptureInfo
     private let reader: any RecordReader
     private let handOff = HandOff<[CaptureRecord]>(capacity: SessionThread.batchesInFlight)
-    /// The consumer's side: the batch being handed out, from its end (records reversed).
+    /// The consumer's side: the batch being handed out and the next record's index in it.
     private var batch: [CaptureRecord] = []
+    private var position = 0
     private var ended = false
 
     init(_ reader: any RecordReader, recordsPerBatch: Int = SessionStage.recordsPerBatch) {
@@ -26,22 +27,26 @@ final class PrefetchingReader: RecordReader, @unchecked Sendable {
             while let record = self.reader.next() {
                 batch.append(record)
                 if batch.count == recordsPerBatch {
-                    handOff.send(batch.reversed())
-                    batch.removeAll(keepingCapacity: true)
+                    handOff.send(batch)
+                    batch = []
+                    batch.reserveCapacity(recordsPerBatch)
                 }
             }
-            if !batch.isEmpty { handOff.send(batch.reversed()) }
+            if !batch.isEmpty { handOff.send(batch) }
             // An empty batch: the end of the capture.
             handOff.send([])
         }
     }
 
     func next() -> CaptureRecord? {
-        if batch.isEmpty, !ended {
+        if position == batch.count, !ended {
             batch = handOff.receive()
+            position = 0
             ended = batch.isEmpty
         }
-        return batch.popLast()
+        guard position < batch.count else { return nil }
+        defer { position += 1 }
+        return batch[position]
     }
 
     /// Complete once `next()` returned nil.
