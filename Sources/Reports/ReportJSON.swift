@@ -35,13 +35,16 @@ public enum ReportJSON {
             flushIfFull()
         }
         w.endArray()
-        let gattByDevice = Dictionary(report.devices.map { ($0.id, $0.gatt) }, uniquingKeysWith: { a, _ in a })
+        // A device's GATT database is written with each of its connections: encoded once per device.
+        var gattJSONByDevice = Dictionary(report.devices.map { ($0.id, gattJSON($0.gatt)) }, uniquingKeysWith: { a, _ in a })
+        let noGATT = gattJSON([])
         w.key("connections")
         w.beginArray()
         for connection in report.connections {
-            self.connection(connection, gatt: connection.deviceID.flatMap { gattByDevice[$0] } ?? [], into: &w)
+            self.connection(connection, gattJSON: connection.deviceID.flatMap { gattJSONByDevice[$0] } ?? noGATT, into: &w)
             flushIfFull()
         }
+        gattJSONByDevice = [:]
         w.endArray()
         w.key("connectionAttempts")
         w.beginArray()
@@ -215,7 +218,28 @@ public enum ReportJSON {
         w.endObject()
     }
 
-    static func connection(_ c: Connection, gatt: [GATTAttribute], into w: inout JSONWriter) {
+    /// A GATT database as the JSON array of `connections[].gatt`.
+    static func gattJSON(_ gatt: [GATTAttribute]) -> [UInt8] {
+        var w = JSONWriter(capacity: 128 * gatt.count + 2)
+        w.beginArray()
+        for attribute in gatt {
+            w.beginObject()
+            w.field("handle", attribute.handle)
+            w.field("uuid", attribute.uuid.description)
+            w.field("name", optional: AssignedNumbers.name(for: attribute.uuid))
+            w.field("kind", attribute.kind.rawValue)
+            w.key("properties")
+            w.value(.list(attribute.properties.map { .string($0) }))
+            w.field("declarationHandle", optional: attribute.declarationHandle)
+            w.field("endHandle", optional: attribute.endHandle)
+            w.endObject()
+        }
+        w.endArray()
+        return w.bytes
+    }
+
+    /// `gattJSON`: the device's GATT database, encoded by `gattJSON(_:)`.
+    static func connection(_ c: Connection, gattJSON: [UInt8], into w: inout JSONWriter) {
         w.beginObject()
         w.field("id", c.id)
         w.field("device", optional: c.deviceID)
@@ -291,20 +315,7 @@ public enum ReportJSON {
         }
         w.endArray()
         w.key("gatt")
-        w.beginArray()
-        for attribute in gatt {
-            w.beginObject()
-            w.field("handle", attribute.handle)
-            w.field("uuid", attribute.uuid.description)
-            w.field("name", optional: AssignedNumbers.name(for: attribute.uuid))
-            w.field("kind", attribute.kind.rawValue)
-            w.key("properties")
-            w.value(.list(attribute.properties.map { .string($0) }))
-            w.field("declarationHandle", optional: attribute.declarationHandle)
-            w.field("endHandle", optional: attribute.endHandle)
-            w.endObject()
-        }
-        w.endArray()
+        w.raw(gattJSON)
         w.key("transactions")
         w.beginArray()
         for t in c.transactions { transaction(t, into: &w) }
