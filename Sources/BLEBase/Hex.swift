@@ -1,6 +1,6 @@
 /// Hex text for output edges only (renderers, JSON `raw` fields, test messages).
 public enum Hex {
-    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+    @usableFromInline static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Lower-case hex with no separators: `aa0159`.
     public static func string<C: Collection>(_ bytes: C, limit: Int = .max) -> String where C.Element == UInt8 {
@@ -12,6 +12,9 @@ public enum Hex {
     }
 
     /// The lower-case hex digits of `bytes`, appended to a byte buffer (`string` without a String).
+    /// Inlinable so that callers in other modules get it specialized: the generic version
+    /// allocated for every byte it iterated.
+    @inlinable
     public static func append<C: Collection>(_ bytes: C, to out: inout [UInt8]) where C.Element == UInt8 {
         for byte in bytes {
             out.append(digits[Int(byte >> 4)])

@@ -1,0 +1,28 @@
+import Reports
+import Testing
+
+/// The JSON writer's number, byte and string encodings, checked against the exact text.
+struct JSONWriterTests {
+    @Test func integersAtEveryWidth() {
+        var w = JSONWriter()
+        w.beginArray()
+        for value: Int64 in [0, 7, -1, 10, -10, 1_000_000, Int64.max, Int64.min] { w.int(value) }
+        w.int(UInt64.max)
+        w.endArray()
+        #expect(String(decoding: w.bytes, as: UTF8.self)
+            == "[0,7,-1,10,-10,1000000,9223372036854775807,-9223372036854775808,18446744073709551615]")
+    }
+
+    @Test func bytesAsHexAndEscapedStrings() {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("raw")
+        w.hexString([0x00, 0xAA, 0x0F, 0xF0])
+        w.key("slice")
+        w.value(.bytes([]))
+        w.field("name", "a\"<b>\u{1B}\n")
+        w.endObject()
+        #expect(String(decoding: w.bytes, as: UTF8.self)
+            == #"{"raw":"00aa0ff0","slice":"","name":"a\"\u003cb\u003e\u001b\n"}"#)
+    }
+}
