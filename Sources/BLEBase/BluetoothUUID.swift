@@ -2,28 +2,37 @@
 /// `0000180F` and `0000180F-0000-1000-8000-00805F9B34FB` are equal
 /// (Core v5.4 Vol 3 Part B §2.5.1: 16- and 32-bit UUIDs are shorthand on the Base UUID).
 public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
-    /// The 128 bits, most significant byte first (as printed).
-    public let bytes: [UInt8]
+    /// The 128 bits as two integers, most significant first: a UUID is a value, not an
+    /// allocation, so copying, comparing and hashing one costs no more than two integers.
+    public let high: UInt64
+    public let low: UInt64
 
-    /// `00000000-0000-1000-8000-00805F9B34FB`, most significant byte first.
-    public static let baseBytes: [UInt8] = [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00,
-                                            0x80, 0x00, 0x00, 0x80, 0x5F, 0x9B, 0x34, 0xFB]
+    /// `00000000-0000-1000-8000-00805F9B34FB`: the bits below the 32-bit alias.
+    static let baseHigh: UInt64 = 0x0000_1000
+    static let baseLow: UInt64 = 0x8000_0080_5F9B_34FB
+
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
 
     public init(uint16 value: UInt16) { self.init(uint32: UInt32(value)) }
 
-    public init(uint32 value: UInt32) {
-        var b = Self.baseBytes
-        b[0] = UInt8(truncatingIfNeeded: value >> 24)
-        b[1] = UInt8(truncatingIfNeeded: value >> 16)
-        b[2] = UInt8(truncatingIfNeeded: value >> 8)
-        b[3] = UInt8(truncatingIfNeeded: value)
-        bytes = b
-    }
+    public init(uint32 value: UInt32) { self.init(high: UInt64(value) << 32 | Self.baseHigh, low: Self.baseLow) }
 
     /// From 16 bytes most significant first.
     public init(msbFirst: [UInt8]) {
         precondition(msbFirst.count == 16, "BluetoothUUID(msbFirst:) takes exactly 16 bytes")
-        bytes = msbFirst
+        self.init(high: Self.bigEndian(msbFirst[0..<8]), low: Self.bigEndian(msbFirst[8..<16]))
+    }
+
+    private static func bigEndian(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// The 128 bits, most significant byte first (as printed).
+    public var bytes: [UInt8] {
+        (0..<16).map { i in UInt8(truncatingIfNeeded: (i < 8 ? high : low) >> (56 - 8 * UInt64(i % 8))) }
     }
 
     /// From 2, 4 or 16 bytes in wire order (little-endian, as ATT and AD carry them); nil for
@@ -62,18 +71,18 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
     }
 
     /// True when the UUID lies on the Bluetooth Base UUID.
-    public var isOnBase: Bool { Array(bytes[4...]) == Array(Self.baseBytes[4...]) }
+    public var isOnBase: Bool { low == Self.baseLow && high & 0xFFFF_FFFF == Self.baseHigh }
 
     /// The 16-bit alias when the UUID is on the Base UUID and fits 16 bits.
     public var uint16: UInt16? {
-        guard isOnBase, bytes[0] == 0, bytes[1] == 0 else { return nil }
-        return UInt16(bytes[2]) << 8 | UInt16(bytes[3])
+        guard isOnBase, high >> 48 == 0 else { return nil }
+        return UInt16(truncatingIfNeeded: high >> 32)
     }
 
     /// The 32-bit alias when the UUID is on the Base UUID.
     public var uint32: UInt32? {
         guard isOnBase else { return nil }
-        return UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
+        return UInt32(truncatingIfNeeded: high >> 32)
     }
 
     /// Upper case; 16-bit aliases as 4 hex digits (`180F`), 32-bit as 8, others 8-4-4-4-12
@@ -86,7 +95,8 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(c[$0]) }.joined(separator: "-")
     }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
+    /// The order of the bytes as printed.
+    public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
 
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)

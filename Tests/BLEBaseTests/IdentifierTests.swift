@@ -78,6 +78,21 @@ import Testing
         }
     }
 
+    @Test func bytesRoundTripAndOrderAsPrinted() {
+        let vendor = BluetoothUUID("6E400001-B5A3-F393-E0A9-E50E24DCCA9E")!
+        #expect(vendor.bytes == [0x6E, 0x40, 0x00, 0x01, 0xB5, 0xA3, 0xF3, 0x93, 0xE0, 0xA9, 0xE5, 0x0E, 0x24, 0xDC, 0xCA, 0x9E])
+        #expect(vendor.high == 0x6E40_0001_B5A3_F393 && vendor.low == 0xE0A9_E50E_24DC_CA9E)
+        #expect(BluetoothUUID(msbFirst: vendor.bytes) == vendor)
+        #expect(BluetoothUUID(uint16: 0x180F).bytes
+            == [0x00, 0x00, 0x18, 0x0F, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0x80, 0x5F, 0x9B, 0x34, 0xFB])
+        // Ordered as the printed bytes: the first differing byte decides, on either side of byte 8.
+        let lastByte = BluetoothUUID(msbFirst: [UInt8](repeating: 0, count: 15) + [0x01])
+        let firstByte = BluetoothUUID(msbFirst: [0x01] + [UInt8](repeating: 0, count: 15))
+        let ninthByte = BluetoothUUID(msbFirst: [UInt8](repeating: 0, count: 8) + [0xFF] + [UInt8](repeating: 0, count: 7))
+        #expect(lastByte < ninthByte && ninthByte < firstByte && !(firstByte < lastByte))
+        #expect([firstByte, lastByte, ninthByte].sorted() == [lastByte, ninthByte, firstByte])
+    }
+
     @Test func codableAndOrdered() throws {
         let json = try JSONEncoder().encode([BluetoothUUID(uint16: 0x180F)])
         #expect(String(decoding: json, as: UTF8.self) == "[\"180F\"]")
