@@ -12,9 +12,18 @@ public struct DecodedPacket: Sendable {
     /// The HCI packet, for HCI-level captures.
     public var hci: HCIPacket?
     /// The link-layer packet, for air captures (pseudo-header, PDU, CRC verdict, flags).
-    public var air: LinkLayerResult?
+    public var air: LinkLayerResult? {
+        get { airFields?.result }
+        set { airFields = AirFields(result: newValue, advertisingData: airAdvertisingData) }
+    }
     /// The advertising data of an air advertising PDU, decoded by the same decoder as HCI reports.
-    public var airAdvertisingData: AdvertisingData?
+    public var airAdvertisingData: AdvertisingData? {
+        get { airFields?.advertisingData }
+        set { airFields = AirFields(result: air, advertisingData: newValue) }
+    }
+    /// The two air fields, boxed: nil on every HCI capture, and inline they made each packet 350
+    /// bytes longer to copy and destroy. Immutable, so copies of a packet never share a change.
+    private var airFields: AirFields?
     /// L2CAP PDUs this record completed (usually none or one), with what they carry.
     public var l2cap = L2CAPPDUs()
     /// Extended advertising reports completed by this record (fragments joined by data status).
@@ -27,6 +36,16 @@ public struct DecodedPacket: Sendable {
     /// The ATT PDUs this record completed.
     public var attPDUs: [ATTPDU] {
         l2cap.compactMap { if case .att(let pdu) = $0.content { return pdu } else { return nil } }
+    }
+}
+
+private final class AirFields: Sendable {
+    let result: LinkLayerResult?
+    let advertisingData: AdvertisingData?
+
+    init(result: LinkLayerResult?, advertisingData: AdvertisingData?) {
+        self.result = result
+        self.advertisingData = advertisingData
     }
 }
 
