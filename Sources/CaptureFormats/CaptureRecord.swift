@@ -32,12 +32,25 @@ public enum RecordKind: Sendable, Equatable, Hashable {
     case note(NoteSource)
     /// A Linux-monitor or PacketLogger record that is about the capture, not a packet
     /// (New Index, Open Index, Index Info, MGMT control, new controller, vendor diagnostic…).
-    case control(name: String, code: UInt32)
+    case control(name: ControlName, code: UInt32)
     /// A Bluetooth LE link-layer packet from an air sniffer; `linkType` says which pseudo-header
     /// precedes the LL packet in the payload (251, 256, 272, 157, or 147 inside PPI).
     case linkLayer(linkType: UInt32)
     /// A record whose type code this reader does not know; the payload is kept raw.
     case unknown(code: UInt32)
+}
+
+/// The name of a control record's type, from the reader's table of its container's codes: a
+/// static string, so that a `CaptureRecord` copies without reference counting on its kind.
+public struct ControlName: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+    private let text: StaticString
+
+    public init(stringLiteral text: StaticString) { self.text = text }
+
+    public var description: String { text.description }
+
+    public static func == (a: Self, b: Self) -> Bool { a.description == b.description }
+    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }
 
 /// Where a text annotation came from.

@@ -144,7 +144,7 @@ public struct PacketListing {
         w.field("kind", Self.kindName(record.kind))
         switch record.kind {
         case .note(let source): w.field("noteSource", source.rawValue)
-        case .control(let name, let code): w.field("control", name); w.field("controlCode", code)
+        case .control(let name, let code): w.field("control", name.description); w.field("controlCode", code)
         case .linkLayer(let linkType), .unknown(let linkType): w.field("code", linkType)
         default: break
         }

@@ -38,7 +38,7 @@ public enum PacketSummary {
         switch packet.record.kind {
         case .note(let source):
             return "\(source.rawValue): " + String(decoding: packet.record.payload.prefix(512), as: UTF8.self)
-        case .control(let name, _): return name
+        case .control(let name, _): return name.description
         case .unknown(let code): return "Unknown record type \(Hex.code(code))"
         case .linkLayer(let linkType): return "Air packet (link type \(linkType))"
         default: return "\(packet.record.payload.count) bytes"

@@ -9,6 +9,9 @@ struct GATTDatabase {
     private(set) var attributes: [UInt16: GATTAttribute] = [:]
     /// The UUIDs of the primary services, in discovery order.
     private(set) var services: [BluetoothUUID] = []
+    /// `attributes`' UUIDs alone, for the lookup per ATT value (an attribute is copied with its
+    /// property names).
+    private var uuids: [UInt16: BluetoothUUID] = [:]
     /// Cap on attributes per device (a GATT server has at most 65535; hostile captures could
     /// try to grow this without end).
     static let cap = 4096
@@ -19,6 +22,7 @@ struct GATTDatabase {
             services.append(attribute.uuid)
         }
         attributes[attribute.handle] = attribute
+        uuids[attribute.handle] = attribute.uuid
     }
 
     /// Learns from a response, given the request it answers.
@@ -96,7 +100,7 @@ struct GATTDatabase {
         return uuid.description
     }
 
-    func uuid(of handle: UInt16) -> BluetoothUUID? { attributes[handle]?.uuid }
+    func uuid(of handle: UInt16) -> BluetoothUUID? { uuids[handle] }
 
     var sorted: [GATTAttribute] { attributes.values.sorted { $0.handle < $1.handle } }
 }

@@ -30,7 +30,7 @@ public struct MonitorOpcode: RawRepresentable, Hashable, Sendable {
     /// Name, record kind and direction of every opcode: the one table both readers and the
     /// writers use.
     private var meaning: (name: String, kind: RecordKind, direction: Direction) {
-        let control = { (name: String) in (name, RecordKind.control(name: name, code: UInt32(rawValue)), Direction.unknown) }
+        let control = { (name: ControlName) in (name.description, RecordKind.control(name: name, code: UInt32(rawValue)), Direction.unknown) }
         switch self {
         case .newIndex: return control("New Index")
         case .deleteIndex: return control("Delete Index")

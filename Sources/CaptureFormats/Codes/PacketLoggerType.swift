@@ -35,7 +35,7 @@ public struct PacketLoggerType: RawRepresentable, Hashable, Sendable {
     /// Name, record kind and direction of every known type: the one table reader, writer and
     /// format detection use. Nil for unknown types.
     private var listedMeaning: Meaning? {
-        let control = { (name: String) in (name, RecordKind.control(name: name, code: UInt32(rawValue)), Direction.unknown) }
+        let control = { (name: ControlName) in (name.description, RecordKind.control(name: name, code: UInt32(rawValue)), Direction.unknown) }
         switch self {
         case .hciCommand: return ("HCI Command", .hciCommand, .sent)
         case .hciEvent: return ("HCI Event", .hciEvent, .received)
