@@ -13,62 +13,76 @@ struct DecodedFields: Sendable, Equatable {
     var problem: String?
 
     init(frame raw: [UInt8], plan: FramePlan, direction: VendorDirection) {
-        let framing = plan.framing
         command = plan.commandField.flatMap { Self.read(raw, $0) }
         sequence = plan.sequenceField.flatMap { Self.read(raw, $0) }
-        let payloadEnd = raw.count - framing.trailerSize
-        guard payloadEnd >= framing.payloadOffset, framing.payloadOffset >= 0,
-              let payload = FrameBytes.slice(raw, framing.payloadOffset..<payloadEnd) else {
-            problem = "\(raw.count) bytes cannot hold a \(framing.payloadOffset)-byte header and \(framing.trailerSize)-byte trailer"
+        let payloadEnd = raw.count - plan.framing.trailerSize
+        guard payloadEnd >= plan.framing.payloadOffset, plan.framing.payloadOffset >= 0,
+              let payload = FrameBytes.slice(raw, plan.framing.payloadOffset..<payloadEnd) else {
+            problem = "\(raw.count) bytes cannot hold a \(plan.framing.payloadOffset)-byte header and \(plan.framing.trailerSize)-byte trailer"
             return
         }
-        guard raw.count >= framing.tail.count, raw.suffix(framing.tail.count).elementsEqual(framing.tail) else {
-            problem = "tail is \(Hex.string(raw.suffix(framing.tail.count))), expected \(Hex.string(framing.tail))"
+        guard raw.count >= plan.framing.tail.count, raw.suffix(plan.framing.tail.count).elementsEqual(plan.framing.tail) else {
+            problem = "tail is \(Hex.string(raw.suffix(plan.framing.tail.count))), expected \(Hex.string(plan.framing.tail))"
             return
         }
         var lengthValue: Int?
-        if case .field(let f) = framing.length {
+        if case .field(let f) = plan.framing.length {
             lengthValue = FrameBytes.unsigned(raw, at: f.offset, size: f.size, bigEndian: f.bigEndian).map { Int($0) }
         }
         switch plan.obfuscation {
         case nil:
             plaintext = Array(payload)
         case .xorKey(let key):
-            plaintext = payload.enumerated().map { $1 ^ key[$0 % key.count] }
+            plaintext = Self.xor(payload) { key[$0 % key.count] }
         case .xorExpression(let expression):
             var context = Expression.Context(seq: sequence.map(Int64.init), cmd: command.map(Int64.init),
                                              len: lengthValue.map(Int64.init), frame: raw)
-            var plain: [UInt8] = []
-            plain.reserveCapacity(payload.count)
-            var key: UInt8?
-            for (i, byte) in payload.enumerated() {
-                if plan.keyPerByte || key == nil {
-                    context.index = Int64(i)
-                    do {
-                        key = UInt8(truncatingIfNeeded: try expression.evaluate(context))
-                    } catch {
-                        problem = "XOR key: \(error)"
-                        return
+            do throws(ExpressionError) {
+                if plan.keyPerByte {
+                    var plain: [UInt8] = []
+                    plain.reserveCapacity(payload.count)
+                    for (i, byte) in payload.enumerated() {
+                        context.index = Int64(i)
+                        plain.append(byte ^ UInt8(truncatingIfNeeded: try expression.evaluate(context)))
                     }
+                    plaintext = plain
+                } else {
+                    // One key for the frame (the expression does not read `index`), evaluated as
+                    // for the first byte: not at all when there is none.
+                    context.index = 0
+                    let key = payload.isEmpty ? 0 : UInt8(truncatingIfNeeded: try expression.evaluate(context))
+                    plaintext = Self.xor(payload) { _ in key }
                 }
-                plain.append(byte ^ (key ?? 0))
+            } catch {
+                problem = "XOR key: \(error)"
+                return
             }
-            plaintext = plain
         }
-        if let spec = plan.checksum, let plaintext {
-            let covered = spec.overPlaintext
-                ? Array(raw.prefix(framing.payloadOffset)) + plaintext + raw.suffix(from: payloadEnd) : raw
-            if let (stored, computed) = spec.verify(sent: raw, covered: covered) {
+        // The plan's rules are read in place: copying one out would retain and release what it holds.
+        if plan.checksum != nil, let plaintext {
+            let verified = plan.checksum?.overPlaintext == true
+                ? plan.checksum?.verify(sent: raw, covered: Array(raw.prefix(plan.framing.payloadOffset)) + plaintext + raw.suffix(from: payloadEnd))
+                : plan.checksum?.verify(sent: raw, covered: raw)
+            if let (stored, computed) = verified {
                 checksumOK = stored == computed
             } else {
-                problem = "\(raw.count) bytes cannot hold the checksum at \(spec.at)"
+                problem = "\(raw.count) bytes cannot hold the checksum at \(plan.checksum?.at ?? 0)"
                 self.plaintext = nil
                 return
             }
         }
-        if direction == .deviceToHost, let rule = plan.status, rule.applies(to: command), let plaintext {
-            status = FrameBytes.unsigned(plaintext, at: rule.offset, size: rule.size, bigEndian: true).map { Int($0) }
-            statusOK = status.map { rule.success.contains($0) }
+        if direction == .deviceToHost, plan.status?.applies(to: command) == true, let plaintext,
+           let offset = plan.status?.offset, let size = plan.status?.size {
+            status = FrameBytes.unsigned(plaintext, at: offset, size: size, bigEndian: true).map { Int($0) }
+            statusOK = status.map { plan.status?.success.contains($0) == true }
+        }
+    }
+
+    /// `payload` XORed byte by byte with `key(i)`, written into the array's storage directly.
+    private static func xor(_ payload: ArraySlice<UInt8>, key: (Int) -> UInt8) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: payload.count) { buffer, count in
+            for (i, byte) in payload.enumerated() { buffer[i] = byte ^ key(i) }
+            count = payload.count
         }
     }
 
