@@ -24,12 +24,42 @@ public enum Timestamp {
         let day = dayOfYear - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func pad(_ v: Int64, _ n: Int) -> String {
-            let s = String(v)
-            return String(repeating: "0", count: max(0, n - s.count)) + s
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):"
-            + "\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(micros, 6))Z"
+        // Written as bytes: the report prints three per connection and two per vendor frame.
+        var text: [UInt8] = []
+        text.reserveCapacity(27)
+        append(year, width: 4, to: &text)
+        text.append(UInt8(ascii: "-"))
+        append(month, width: 2, to: &text)
+        text.append(UInt8(ascii: "-"))
+        append(day, width: 2, to: &text)
+        text.append(UInt8(ascii: "T"))
+        append(secondOfDay / 3600, width: 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        append(secondOfDay / 60 % 60, width: 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        append(secondOfDay % 60, width: 2, to: &text)
+        text.append(UInt8(ascii: "."))
+        append(micros, width: 6, to: &text)
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `value` in decimal, zero-padded on the left to `width` characters (a minus sign counts as one).
+    private static func append(_ value: Int64, width: Int, to text: inout [UInt8]) {
+        var magnitude = value.magnitude
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 { digits += 1; rest /= 10 }
+        let sign = value < 0 ? 1 : 0
+        if width > digits + sign { text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits - sign)) }
+        if value < 0 { text.append(UInt8(ascii: "-")) }
+        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        var index = text.count - 1
+        repeat {
+            text[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+            index -= 1
+        } while magnitude > 0
     }
 
     /// `+12.345678` seconds, for relative times in listings.

@@ -113,6 +113,11 @@ import Testing
         #expect(Timestamp.iso8601(unixMicroseconds: 1_714_033_432_123_646) == "2024-04-25T08:23:52.123646Z")
         #expect(Timestamp.iso8601(unixMicroseconds: -1) == "1969-12-31T23:59:59.999999Z")
         #expect(Timestamp.iso8601(unixMicroseconds: 951_782_400_000_000) == "2000-02-29T00:00:00.000000Z")
+        // The ends of the clamped range, year 0 and a year before it (the sign counts as a digit).
+        #expect(Timestamp.iso8601(unixMicroseconds: Timestamp.limitUs) == "11103-08-29T17:22:31.711744Z")
+        #expect(Timestamp.iso8601(unixMicroseconds: -Timestamp.limitUs) == "-7164-05-05T06:37:28.288256Z")
+        #expect(Timestamp.iso8601(unixMicroseconds: -62_135_596_800_000_001) == "0000-12-31T23:59:59.999999Z")
+        #expect(Timestamp.iso8601(unixMicroseconds: -62_233_315_200_000_000) == "00-3-11-27T00:00:00.000000Z")
         #expect(Timestamp.relativeSeconds(12_345_678) == "12.345678" && Timestamp.relativeSeconds(-1_000_001) == "-1.000001")
     }
 }
