@@ -27,39 +27,21 @@ public enum Timestamp {
         // Written as bytes: the report prints three per connection and two per vendor frame.
         var text: [UInt8] = []
         text.reserveCapacity(27)
-        append(year, width: 4, to: &text)
+        DecimalText.append(year, width: 4, to: &text)
         text.append(UInt8(ascii: "-"))
-        append(month, width: 2, to: &text)
+        DecimalText.append(month, width: 2, to: &text)
         text.append(UInt8(ascii: "-"))
-        append(day, width: 2, to: &text)
+        DecimalText.append(day, width: 2, to: &text)
         text.append(UInt8(ascii: "T"))
-        append(secondOfDay / 3600, width: 2, to: &text)
+        DecimalText.append(secondOfDay / 3600, width: 2, to: &text)
         text.append(UInt8(ascii: ":"))
-        append(secondOfDay / 60 % 60, width: 2, to: &text)
+        DecimalText.append(secondOfDay / 60 % 60, width: 2, to: &text)
         text.append(UInt8(ascii: ":"))
-        append(secondOfDay % 60, width: 2, to: &text)
+        DecimalText.append(secondOfDay % 60, width: 2, to: &text)
         text.append(UInt8(ascii: "."))
-        append(micros, width: 6, to: &text)
+        DecimalText.append(micros, width: 6, to: &text)
         text.append(UInt8(ascii: "Z"))
         return String(decoding: text, as: UTF8.self)
-    }
-
-    /// `value` in decimal, zero-padded on the left to `width` characters (a minus sign counts as one).
-    private static func append(_ value: Int64, width: Int, to text: inout [UInt8]) {
-        var magnitude = value.magnitude
-        var digits = 1
-        var rest = magnitude / 10
-        while rest > 0 { digits += 1; rest /= 10 }
-        let sign = value < 0 ? 1 : 0
-        if width > digits + sign { text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits - sign)) }
-        if value < 0 { text.append(UInt8(ascii: "-")) }
-        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-        var index = text.count - 1
-        repeat {
-            text[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-            index -= 1
-        } while magnitude > 0
     }
 
     /// `+12.345678` seconds, for relative times in listings.

@@ -65,7 +65,7 @@ public struct JSONWriter {
     }
     public mutating func int<T: BinaryInteger>(_ value: T) {
         separator()
-        if let small = Int64(exactly: value) { appendDigits(small) } else { bytes.append(contentsOf: String(value).utf8) }
+        if let small = Int64(exactly: value) { DecimalText.append(small, to: &bytes) } else { bytes.append(contentsOf: String(value).utf8) }
     }
     public mutating func bool(_ value: Bool) { separator(); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
     public mutating func null() { separator(); bytes.append(contentsOf: "null".utf8) }
@@ -115,24 +115,6 @@ public struct JSONWriter {
     private static func mayNeedEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C || byte == 0x3E || byte == 0x26 || byte == 0x7F
             || byte == 0xE2
-    }
-
-    /// The decimal digits of `value`, written without a String.
-    private mutating func appendDigits(_ value: Int64) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        // Right to left into 24 bytes on the stack (UInt64.max has 20 digits); reversing a slice of
-        // `bytes` instead copied it.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var magnitude = value.magnitude
-            var index = buffer.count
-            repeat {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: buffer[index...])
-        }
     }
 
     private mutating func appendString(_ text: String) {

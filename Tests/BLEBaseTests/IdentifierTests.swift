@@ -102,6 +102,18 @@ import Testing
 }
 
 @Suite struct HexAndTimestampTests {
+    @Test func decimalTextPadsToWidth() {
+        func text(_ value: Int64, _ width: Int = 0) -> String {
+            var bytes: [UInt8] = [0x3E]
+            DecimalText.append(value, width: width, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        #expect([text(0), text(9), text(10), text(-7), text(Int64.max), text(Int64.min)]
+            == [">0", ">9", ">10", ">-7", ">9223372036854775807", ">-9223372036854775808"])
+        #expect([text(5, 2), text(123_456, 6), text(42, 6), text(1234, 2), text(-3, 4), text(-1234, 4)]
+            == [">05", ">123456", ">000042", ">1234", ">00-3", ">-1234"])
+    }
+
     @Test func hex() {
         #expect(Hex.string([0xAA, 0x01, 0x59]) == "aa0159" && Hex.string([1, 2, 3], limit: 2) == "0102...")
         #expect(Hex.code(UInt8(0x1F)) == "0x1F" && Hex.code(0x40, width: 4) == "0x0040")
