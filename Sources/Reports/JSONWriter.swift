@@ -108,8 +108,6 @@ public struct JSONWriter {
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
     /// True for the UTF-8 bytes that may need an escape: controls, `"`, `\`, `<`, `>`, `&`,
     /// DEL and 0xE2, the lead byte of U+2028 and U+2029.
     private static func mayNeedEscape(_ byte: UInt8) -> Bool {
@@ -151,10 +149,9 @@ public struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// `\uXXXX` for a scalar of the Basic Multilingual Plane (every one this writer escapes).
     private mutating func appendUnicodeEscape(_ value: UInt32) {
         bytes.append(contentsOf: [0x5C, UInt8(ascii: "u")])
-        for shift in stride(from: 12, through: 0, by: -4) {
-            bytes.append(Self.hexDigits[Int((value >> UInt32(shift)) & 0xF)])
-        }
+        Hex.append([UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)], to: &bytes)
     }
 }
