@@ -113,11 +113,12 @@ struct GATTDatabases {
 
     subscript(slot: Int) -> GATTDatabase { slot < bySlot.count ? bySlot[slot] : GATTDatabase() }
 
-    /// The UUID of a handle in a device's database, read in place.
+    /// The primary services of a device's database, in discovery order.
     func services(slot: Int) -> [BluetoothUUID] {
         slot < bySlot.count ? bySlot[slot].services : []
     }
 
+    /// The UUID of a handle in a device's database, read in place.
     func uuid(slot: Int, handle: UInt16) -> BluetoothUUID? {
         slot < bySlot.count ? bySlot[slot].uuid(of: handle) : nil
     }
