@@ -58,11 +58,7 @@ struct DecodedFields: Sendable, Equatable {
                 return
             }
         }
-        // The plan's rules are read in place: copying one out would retain and release what it holds.
-        if plan.checksum != nil, let plaintext {
-            let verified = plan.checksum?.overPlaintext == true
-                ? plan.checksum?.verify(sent: raw, covered: Array(raw.prefix(plan.framing.payloadOffset)) + plaintext + raw.suffix(from: payloadEnd))
-                : plan.checksum?.verify(sent: raw, covered: raw)
+        if let plaintext, let verified = plan.verifyChecksum(sent: raw, plaintext: plaintext, payloadEnd: payloadEnd) {
             if let (stored, computed) = verified {
                 checksumOK = stored == computed
             } else {
