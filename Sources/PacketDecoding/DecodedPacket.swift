@@ -16,6 +16,8 @@ public struct DecodedPacket: Sendable {
         get { airFields?.result }
         set { airFields = AirFields(result: newValue, advertisingData: airAdvertisingData) }
     }
+    /// True for a packet of an air capture (`air` is then set): a test that copies nothing out.
+    public var isAir: Bool { airFields != nil }
     /// The advertising data of an air advertising PDU, decoded by the same decoder as HCI reports.
     public var airAdvertisingData: AdvertisingData? {
         get { airFields?.advertisingData }

@@ -10,9 +10,10 @@ final class PrefetchingReader: RecordReader, @unchecked Sendable {
     let info: CaptureInfo
     private let reader: any RecordReader
     private let handOff = HandOff<[CaptureRecord]>(capacity: SessionThread.batchesInFlight)
-    /// The consumer's side: the batch being handed out and the next record's index in it.
+    /// The consumer's side: the rest of the batch being handed out, last record first, so that
+    /// each moves out with `popLast` (taking one by index would copy it: a reference count on
+    /// its payload, which another thread wrote).
     private var batch: [CaptureRecord] = []
-    private var position = 0
     private var ended = false
 
     init(_ reader: any RecordReader, recordsPerBatch: Int = SessionStage.recordsPerBatch) {
@@ -27,26 +28,24 @@ final class PrefetchingReader: RecordReader, @unchecked Sendable {
             while let record = self.reader.next() {
                 batch.append(record)
                 if batch.count == recordsPerBatch {
+                    batch.reverse()
                     handOff.send(batch)
                     batch = []
                     batch.reserveCapacity(recordsPerBatch)
                 }
             }
-            if !batch.isEmpty { handOff.send(batch) }
+            if !batch.isEmpty { handOff.send(batch.reversed()) }
             // An empty batch: the end of the capture.
             handOff.send([])
         }
     }
 
     func next() -> CaptureRecord? {
-        if position == batch.count, !ended {
+        if batch.isEmpty, !ended {
             batch = handOff.receive()
-            position = 0
             ended = batch.isEmpty
         }
-        guard position < batch.count else { return nil }
-        defer { position += 1 }
-        return batch[position]
+        return batch.popLast()
     }
 
     /// Complete once `next()` returned nil.

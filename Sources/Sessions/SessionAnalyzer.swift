@@ -102,19 +102,18 @@ public struct SessionAnalyzer {
     /// Feeds one decoded packet and appends what the layer above may want to `events` (a buffer
     /// the caller can reuse from packet to packet).
     public mutating func process(_ packet: DecodedPacket, into events: inout [SessionEvent]) {
-        let record = packet.record
-        let now = record.timestampUs
+        let now = packet.record.timestampUs
         stats.records += 1
         stats.firstTimeUs = stats.firstTimeUs ?? now
         stats.lastTimeUs = max(stats.lastTimeUs ?? now, now)
-        if record.isTruncated { stats.truncatedRecords += 1 }
+        if packet.record.isTruncated { stats.truncatedRecords += 1 }
         for issue in packet.issues { count(issue) }
         if now >= nextDeadlineUs { expireTransactions(now: now, events: &events) }
 
         switch packet.hci {
         case .command(let command):
             stats.hciCommands += 1
-            handle(command, record: record)
+            handle(command, record: packet.record)
         case .event(let event):
             stats.hciEvents += 1
             handle(event, packet: packet, events: &events)
@@ -123,13 +122,13 @@ public struct SessionAnalyzer {
         default:
             break
         }
-        if let air = packet.air {
+        if packet.isAir, let air = packet.air {
             stats.airPackets += 1
             handleAir(air, packet: packet, events: &events)
         }
         // By index: the PDUs are lent to the handler, not copied out of the array.
         for index in packet.l2cap.indices {
-            handleL2CAP(packet.l2cap[index], record: record, events: &events)
+            handleL2CAP(packet.l2cap[index], record: packet.record, events: &events)
         }
     }
 
