@@ -16,9 +16,36 @@ final class LiveConnection {
     /// The device id of `slot` and the union-find root it was made for (rebuilt when a merge moves the root).
     var device: (root: Int, id: String)?
 
+    /// Unanswered values (commands, notifications) counted per opcode and handle while the link is
+    /// up: the first `maxListedCounts` keys in a list searched in order (a link uses a handful,
+    /// and hashing a key per packet cost 2 % of the worker), the rest in `connection.valueCounts`,
+    /// where `keep` merges the list.
+    private var valueCounts: [(key: ValueCountKey, count: Int)] = []
+    static let maxListedCounts = 16
+
     init(connection: Connection, slot: Int?) {
         self.connection = connection
         self.slot = slot
+    }
+
+    func countValue(opcode: UInt8, handle: UInt16) {
+        let key = ValueCountKey(opcode: opcode, handle: handle)
+        for i in valueCounts.indices where valueCounts[i].key == key {
+            valueCounts[i].count += 1
+            return
+        }
+        if valueCounts.count < Self.maxListedCounts {
+            valueCounts.append((key, 1))
+        } else {
+            connection.valueCounts[key, default: 0] += 1
+        }
+    }
+
+    /// The connection as the report keeps it, its value counts complete.
+    func ended() -> Connection {
+        for (key, count) in valueCounts { connection.valueCounts[key, default: 0] += count }
+        valueCounts = []
+        return connection
     }
 }
 

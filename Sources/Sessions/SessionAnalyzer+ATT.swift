@@ -66,7 +66,7 @@ extension SessionAnalyzer {
             }
         case .command, .notification:
             if let handle = att.handle {
-                conn.connection.valueCounts[ValueCountKey(opcode: opcode.rawValue, handle: handle), default: 0] += 1
+                conn.countValue(opcode: opcode.rawValue, handle: handle)
             }
             if opcode == .writeCommand || opcode == .signedWriteCommand {
                 var transaction = ATTTransaction(opcode: opcode, handle: att.handle, attribute: nil, direction: direction,

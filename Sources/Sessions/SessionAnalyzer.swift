@@ -151,7 +151,7 @@ public struct SessionAnalyzer {
     /// (frozen in place: a copy taken first would copy its totals on write).
     mutating func keep(_ conn: LiveConnection) {
         conn.connection.transactionTotals.freezeLatencies()
-        finished.append(conn.connection)
+        finished.append(conn.ended())
     }
 
     /// Failures listed per kind; past this they are only counted (`stats.failuresByKind`), so a

@@ -83,6 +83,23 @@ struct CompactStateTests {
             valueCounts: [:], discovery: nil), slot: nil)
     }
 
+    /// Value counts kept in the short list and, past it, in the connection's dictionary add up
+    /// to the same totals once the connection ends.
+    @Test func valueCountsListThenDictionaryMergeWhenTheLinkEnds() {
+        let conn = connection(on: .hci(adapter: nil, handle: 1))
+        let handles = (0..<UInt16(LiveConnection.maxListedCounts + 4)).map { 0x10 + $0 }
+        for _ in 0..<3 {
+            for handle in handles { conn.countValue(opcode: 0x1B, handle: handle) }
+        }
+        conn.countValue(opcode: 0x52, handle: 0x10)
+        let counts = conn.ended().valueCounts
+        #expect(counts.count == handles.count + 1)
+        #expect(handles.allSatisfy { counts[ValueCountKey(opcode: 0x1B, handle: $0)] == 3 })
+        #expect(counts[ValueCountKey(opcode: 0x52, handle: 0x10)] == 1)
+        // Ending again adds nothing: the list was merged once.
+        #expect(conn.ended().valueCounts == counts)
+    }
+
     /// Capture timestamps may be anything: gaps between bursts saturate instead of overflowing.
     @Test func burstGapsSaturateOnExtremeTimestamps() {
         var bursts = AdvertisingBursts()
