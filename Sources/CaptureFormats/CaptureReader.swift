@@ -37,4 +37,12 @@ public protocol RecordReader: AnyObject {
     func next() -> CaptureRecord?
     /// Problems found so far, in file order. Bounded: after a cap, only counted.
     var diagnostics: [CaptureDiagnostic] { get }
+    /// True when the records' payloads lie in the reader's input buffer, which many records then
+    /// share (`CaptureRecord.storage`), rather than in an array each: a consumer on another
+    /// thread should copy them out first (`Reports.PrefetchingReader` does, a batch at a time).
+    var payloadsShareInput: Bool { get }
+}
+
+extension RecordReader {
+    public var payloadsShareInput: Bool { false }
 }

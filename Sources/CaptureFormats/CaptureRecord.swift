@@ -68,9 +68,13 @@ public struct CaptureRecord: Sendable, Equatable {
     public var timestampUs: Int64
     public var direction: Direction
     public var kind: RecordKind
-    /// The packet bytes after the container's own type byte or pseudo-header fields that the
-    /// reader consumed (an HCI packet for HCI kinds).
-    public var payload: [UInt8]
+    /// The bytes `payload` lies in: the payload alone, or the reader's input buffer, which the
+    /// records read from it share (no allocation and copy per record). Readers only share a
+    /// buffer they no longer write to; a record is short-lived (decoded, then dropped), and
+    /// what the layers keep of it they copy out.
+    public private(set) var storage: [UInt8]
+    /// Where the payload is in `storage`.
+    public private(set) var payloadRange: Range<Int>
     /// How long `payload` was on the wire; larger than `payload.count` when the capturing tool
     /// cut the record (Android btsnooz, snaplen).
     public var originalLength: Int
@@ -81,16 +85,59 @@ public struct CaptureRecord: Sendable, Equatable {
 
     public init(index: Int, timestampUs: Int64, direction: Direction, kind: RecordKind,
                 payload: [UInt8], originalLength: Int? = nil, fileOffset: Int = 0, adapter: UInt16? = nil) {
+        self.init(index: index, timestampUs: timestampUs, direction: direction, kind: kind,
+                  sharing: ByteReader(payload), originalLength: originalLength, fileOffset: fileOffset, adapter: adapter)
+    }
+
+    /// A record whose payload is the unread bytes of `payload`, sharing its storage.
+    public init(index: Int, timestampUs: Int64, direction: Direction, kind: RecordKind,
+                sharing payload: ByteReader, originalLength: Int? = nil, fileOffset: Int = 0, adapter: UInt16? = nil) {
         self.index = index
         self.timestampUs = Timestamp.clamped(timestampUs)
         self.direction = direction
         self.kind = kind
-        self.payload = payload
-        self.originalLength = originalLength ?? payload.count
+        storage = payload.storage
+        payloadRange = payload.position..<payload.endIndex
+        self.originalLength = originalLength ?? payload.remaining
         self.fileOffset = fileOffset
         self.adapter = adapter
     }
 
+    /// The packet bytes after the container's own type byte or pseudo-header fields that the
+    /// reader consumed (an HCI packet for HCI kinds). A copy when the record shares a buffer:
+    /// decoders read `payloadReader` instead.
+    public var payload: [UInt8] {
+        get { payloadRange == storage.indices ? storage : Array(storage[payloadRange]) }
+        set {
+            storage = newValue
+            payloadRange = newValue.indices
+        }
+    }
+
+    /// The same record with its payload at `range` of `storage` (which must hold the same bytes
+    /// there: a reader that moves payloads into a buffer of its own).
+    public func sharingPayload(_ storage: [UInt8], at range: Range<Int>) -> CaptureRecord {
+        var record = self
+        record.storage = storage
+        record.payloadRange = range
+        return record
+    }
+
+    /// `payload.count`, without copying.
+    public var payloadCount: Int { payloadRange.count }
+
+    /// A reader over the payload, in place; its offsets count from the payload's first byte.
+    public func payloadReader(layer: Layer) -> ByteReader {
+        ByteReader(storage, range: payloadRange, layer: layer, baseOffset: -payloadRange.lowerBound)
+    }
+
     /// True when the capturing tool kept fewer bytes than were on the wire.
-    public var isTruncated: Bool { payload.count < originalLength }
+    public var isTruncated: Bool { payloadCount < originalLength }
+
+    /// Records are equal when what they say is: the same payload bytes wherever they are stored.
+    public static func == (a: Self, b: Self) -> Bool {
+        a.index == b.index && a.timestampUs == b.timestampUs && a.direction == b.direction && a.kind == b.kind
+            && a.originalLength == b.originalLength && a.fileOffset == b.fileOffset && a.adapter == b.adapter
+            && a.storage[a.payloadRange].elementsEqual(b.storage[b.payloadRange])
+    }
 }

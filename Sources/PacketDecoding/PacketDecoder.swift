@@ -24,7 +24,7 @@ public struct PacketDecoder: Sendable {
         // Cut ACL records are reported by reassembly, which knows what the cut hid.
         if record.isTruncated, record.kind != .aclData {
             packet.issues.append(PacketIssue(.cutByCapture, layer: .capture,
-                                             "record cut by the capturing tool: \(record.payload.count) of \(record.originalLength) bytes kept"))
+                                             "record cut by the capturing tool: \(record.payloadCount) of \(record.originalLength) bytes kept"))
         }
         return packet
     }
@@ -32,7 +32,7 @@ public struct PacketDecoder: Sendable {
     /// Decodes the record's layers into `packet`; each layer is stored once the state it
     /// changes has been updated, so that it moves into the packet instead of being copied.
     private mutating func decodeLayers(of record: CaptureRecord, into packet: inout DecodedPacket) throws(DecodeError) {
-        var reader = ByteReader(record.payload, layer: .hci)
+        var reader = record.payloadReader(layer: .hci)
         switch record.kind {
         case .hciCommand:
             reader = declaredPrefix(of: record, headerLength: 3, in: &packet)
@@ -62,14 +62,14 @@ public struct PacketDecoder: Sendable {
     /// tool appended after it become an issue instead of hiding the packet
     /// (Core v5.4 Vol 4 Part E §5.4.1/§5.4.4: the length is the last header byte).
     private func declaredPrefix(of record: CaptureRecord, headerLength: Int, in packet: inout DecodedPacket) -> ByteReader {
-        var probe = ByteReader(record.payload, layer: .hci)
+        var probe = record.payloadReader(layer: .hci)
         guard (try? probe.skip(headerLength - 1)) != nil, let declared = try? probe.readUInt8() else {
-            return ByteReader(record.payload, layer: .hci)
+            return record.payloadReader(layer: .hci)
         }
         let end = headerLength + Int(declared)
-        guard record.payload.count > end else { return ByteReader(record.payload, layer: .hci) }
+        guard record.payloadCount > end else { return record.payloadReader(layer: .hci) }
         packet.issues.append(PacketIssue(.malformed, layer: .hci,
-            "\(record.payload.count - end) byte(s) after the \(end)-byte packet its length field declares"))
+            "\(record.payloadCount - end) byte(s) after the \(end)-byte packet its length field declares"))
         return ByteReader(Array(record.payload.prefix(end)), layer: .hci)
     }
 
@@ -166,7 +166,7 @@ public struct PacketDecoder: Sendable {
         let adapter = packet.record.adapter
         let direction = packet.record.direction
         let key = FragmentStreamKey(adapter: adapter, connection: UInt32(handle), direction: Self.code(direction))
-        let missing = max(0, packet.record.originalLength - packet.record.payload.count)
+        let missing = max(0, packet.record.originalLength - packet.record.payloadCount)
         feed(fragment, key: key, isStart: isStart, truncatedBy: missing, link: .hci(adapter: adapter, handle: handle),
              direction: direction, in: &packet)
     }

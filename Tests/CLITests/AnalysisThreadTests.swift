@@ -72,6 +72,12 @@ struct AnalysisThreadTests {
             #expect(records == expected)
             #expect(prefetching.next() == nil)
             #expect(prefetching.diagnostics.map(\.message) == direct.diagnostics.map(\.message))
+            // The payloads crossed in an array per batch of 16, holding just theirs, not in the
+            // reader's input buffer.
+            for (index, record) in records.enumerated() {
+                let batch = records[(index / 16 * 16)..<min(index / 16 * 16 + 16, records.count)]
+                #expect(record.storage.count == batch.reduce(0) { $0 + $1.payloadCount })
+            }
             #expect(prefetching.diagnostics.count == (path == sample ? 0 : 1))
         }
     }

@@ -1,4 +1,5 @@
 import AnalyzerTestSupport
+import Foundation
 import BLEBase
 import CaptureFormats
 import Testing
@@ -32,6 +33,25 @@ import Testing
         #expect(result.records.map(\.kind) == [.hciCommand])
         #expect(result.records.map(\.payload) == [[0x03, 0x0C, 0x00]])
         #expect(result.records.map(\.originalLength) == [3])
+    }
+
+    /// Packet payloads are read in the input buffer, not copied out record by record.
+    @Test func payloadsShareTheInputBuffer() throws {
+        let bytes = Self.file(records: [
+            Self.record(orig: 4, incl: 4, flags: 0, ts: Self.epoch, [0x01, 0x03, 0x0C, 0x00]),
+            Self.record(orig: 3, incl: 3, flags: 1, ts: Self.epoch, [0x04, 0x0E, 0x00]),
+        ])
+        let path = Fixtures.temporaryFile(bytes, name: "shared.btsnoop")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try CaptureFile.open(path)
+        #expect(reader.payloadsShareInput)
+        let first = try #require(reader.next())
+        let second = try #require(reader.next())
+        #expect(first.payload == [0x03, 0x0C, 0x00])
+        #expect(second.payload == [0x0E, 0x00])
+        // Both lie in the file's bytes, headers included.
+        #expect(first.storage.count == bytes.count)
+        #expect(first.storage == second.storage)
     }
 
     @Test(arguments: [

@@ -2,10 +2,11 @@ import BLEBase
 
 /// The packet of one btsnoop record, normalised to a record kind, a direction and the HCI
 /// packet (or text) bytes.
-struct BtsnoopPacket: Equatable {
+struct BtsnoopPacket {
     var kind: RecordKind
     var direction: Direction
-    var payload: [UInt8]
+    /// The packet bytes, in the record (text records rebuilt).
+    var payload: ByteReader
     var adapter: UInt16?
     /// Record bytes that are not in `payload` (H4 type byte, text framing), to subtract from the
     /// original length.
@@ -33,14 +34,14 @@ struct BtsnoopPacket: Equatable {
             let commandOrEvent = flags & 0x2 != 0
             kind = commandOrEvent ? (received ? .hciEvent : .hciCommand) : .aclData
             direction = received ? .received : .sent
-            payload = reader.readRemainingBytes()
+            payload = reader.sliceRemaining()
         }
-        consumedHeaderBytes = recordBytes - payload.count
+        consumedHeaderBytes = recordBytes - payload.remaining
     }
 
-    /// The capture record of this packet; consuming, so the payload moves into it.
+    /// The capture record of this packet, sharing the record's bytes.
     consuming func record(index: Int, timestampUs: Int64, originalLength: Int, fileOffset: Int) -> CaptureRecord {
-        CaptureRecord(index: index, timestampUs: timestampUs, direction: direction, kind: kind, payload: payload,
+        CaptureRecord(index: index, timestampUs: timestampUs, direction: direction, kind: kind, sharing: payload,
                       originalLength: originalLength, fileOffset: fileOffset, adapter: adapter)
     }
 }

@@ -11,6 +11,8 @@ final class BtsnoopReader: RecordReader {
     private var finished = false
 
     var diagnostics: [CaptureDiagnostic] { log.entries }
+    /// Packet payloads are the record's bytes in the input buffer (`BtsnoopPacket`).
+    var payloadsShareInput: Bool { true }
 
     /// Reads the file header from `input`; throws for a damaged header, a version other than 1
     /// or an unsupported datalink.
@@ -68,7 +70,7 @@ final class BtsnoopReader: RecordReader {
         do throws(DecodeError) {
             try reader.skip(BtsnoopRecordHeader.size, "record header")
             let packet = try BtsnoopPacket(parsing: &reader, datalink: datalink, flags: header.flags)
-            let original = max(Int(header.originalLength) - packet.consumedHeaderBytes, packet.payload.count)
+            let original = max(Int(header.originalLength) - packet.consumedHeaderBytes, packet.payload.remaining)
             if header.includedLength < header.originalLength { cutRecords += 1 }
             return packet.record(index: number, timestampUs: header.unixMicroseconds, originalLength: original,
                                  fileOffset: offset)

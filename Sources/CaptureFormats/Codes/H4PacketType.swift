@@ -57,13 +57,14 @@ public struct H4PacketType: RawRepresentable, Hashable, Sendable {
 /// |  u8  |                        |
 /// +------+------------------------+
 /// ```
-struct H4Frame: Equatable {
+struct H4Frame {
     var type: H4PacketType
-    var packet: [UInt8]
+    /// The packet: the rest of the record, in place.
+    var packet: ByteReader
 
     /// Core v5.4 Vol 4 Part A §2: one indicator byte, then the packet. Zero bytes is no frame.
     init(parsing reader: inout ByteReader) throws(DecodeError) {
         type = H4PacketType(rawValue: try reader.readUInt8("H4 packet type"))
-        packet = reader.readRemainingBytes()
+        packet = reader.sliceRemaining()
     }
 }

@@ -83,8 +83,9 @@ public struct MonitorOpcode: RawRepresentable, Hashable, Sendable {
 }
 
 /// The payload of a monitor record, normalised: HCI packets as they are, text records as text.
-struct MonitorPayload: Equatable {
-    var bytes: [UInt8]
+struct MonitorPayload {
+    /// Packets in place; text records rebuilt.
+    var bytes: ByteReader
 
     /// System Note: NUL-terminated text. User Logging (BlueZ `monitor/control.c`):
     ///
@@ -100,21 +101,21 @@ struct MonitorPayload: Equatable {
     init(parsing reader: inout ByteReader, opcode: MonitorOpcode) throws(DecodeError) {
         switch opcode {
         case .systemNote:
-            bytes = TextField.upToNUL(reader.readRemainingBytes())
+            bytes = ByteReader(TextField.upToNUL(reader.readRemainingBytes()))
         case .userLogging:
             var header = reader
             guard let _ = try? header.readUInt8("priority"),
                   let identLength = try? header.readUInt8("ident_len"),
                   let ident = try? header.readBytes(Int(identLength), "ident") else {
-                bytes = reader.readRemainingBytes()
+                bytes = reader.sliceRemaining()
                 return
             }
             reader = header
             let message = TextField.upToNUL(reader.readRemainingBytes())
             let name = TextField.upToNUL(ident)
-            bytes = name.isEmpty ? message : name + Array(": ".utf8) + message
+            bytes = ByteReader(name.isEmpty ? message : name + Array(": ".utf8) + message)
         default:
-            bytes = reader.readRemainingBytes()
+            bytes = reader.sliceRemaining()
         }
     }
 }

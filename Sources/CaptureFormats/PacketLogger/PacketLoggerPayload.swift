@@ -2,8 +2,9 @@ import BLEBase
 
 /// The payload of a PacketLogger record, normalised: packets as they are, syslog records as one
 /// readable line.
-struct PacketLoggerPayload: Equatable {
-    var bytes: [UInt8]
+struct PacketLoggerPayload {
+    /// Packets in place; syslog records rebuilt.
+    var bytes: ByteReader
 
     /// Syslog records (type 0xF7; Wireshark `packet-packetlogger.c`):
     ///
@@ -18,12 +19,12 @@ struct PacketLoggerPayload: Equatable {
     /// `message` when all are empty). A syslog payload too short for pid and type is kept as it is.
     init(parsing reader: inout ByteReader, type: PacketLoggerType) {
         guard type == .syslog else {
-            bytes = reader.readRemainingBytes()
+            bytes = reader.sliceRemaining()
             return
         }
         var header = reader
         guard let pid = try? header.readUInt32LE("pid"), (try? header.readUInt8("syslog type")) != nil else {
-            bytes = reader.readRemainingBytes()
+            bytes = reader.sliceRemaining()
             return
         }
         reader = header
@@ -41,6 +42,6 @@ struct PacketLoggerPayload: Equatable {
         if !subsystem.isEmpty || !category.isEmpty {
             prefix.append(subsystem + (category.isEmpty ? [] : Array("/".utf8) + category))
         }
-        bytes = prefix.isEmpty ? message : Array(prefix.joined(separator: [0x20])) + Array(": ".utf8) + message
+        bytes = ByteReader(prefix.isEmpty ? message : Array(prefix.joined(separator: [0x20])) + Array(": ".utf8) + message)
     }
 }

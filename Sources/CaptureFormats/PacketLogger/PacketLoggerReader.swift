@@ -12,6 +12,8 @@ final class PacketLoggerReader: RecordReader {
     private var finished = false
 
     var diagnostics: [CaptureDiagnostic] { log.entries }
+    /// Packet payloads are the record's bytes in the input buffer (`PacketLoggerPayload`).
+    var payloadsShareInput: Bool { true }
 
     init(input: BufferedInput, path: String, bigEndian: Bool, compressed: Bool) {
         self.input = input
@@ -56,7 +58,7 @@ final class PacketLoggerReader: RecordReader {
                         "unknown PacketLogger record type \(Hex.code(header.type.rawValue)); kept raw")
             }
             return CaptureRecord(index: number, timestampUs: header.unixMicroseconds, direction: header.type.direction,
-                                 kind: header.type.kind, payload: payload.bytes, fileOffset: offset)
+                                 kind: header.type.kind, sharing: payload.bytes, fileOffset: offset)
         }
         return nil
     }

@@ -1,10 +1,11 @@
 import BLEBase
 
 /// The packet of one pcap/pcapng record, normalised by link type (ble-facts §4).
-struct PcapPacket: Equatable {
+struct PcapPacket {
     var kind: RecordKind
     var direction: Direction
-    var payload: [UInt8]
+    /// The packet bytes, in the record (text records rebuilt).
+    var payload: ByteReader
     var adapter: UInt16?
     /// Record bytes that are not in `payload` (pseudo-header, H4 type byte, text framing), to
     /// subtract from the original length.
@@ -49,8 +50,8 @@ struct PcapPacket: Equatable {
         case .linkLayer:
             kind = .linkLayer(linkType: linkType.rawValue)
             direction = .unknown
-            payload = reader.readRemainingBytes()
+            payload = reader.sliceRemaining()
         }
-        consumedHeaderBytes = recordBytes - payload.count
+        consumedHeaderBytes = recordBytes - payload.remaining
     }
 }

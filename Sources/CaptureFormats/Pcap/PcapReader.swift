@@ -102,8 +102,8 @@ final class PcapReader: RecordReader {
             let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
             let timestamp = overflow ? (seconds < 0 ? Int64.min : Int64.max) : scaled &+ Int64(header.pointee.ts.tv_usec)
             return CaptureRecord(index: recordNumber, timestampUs: timestamp, direction: packet.direction,
-                                 kind: packet.kind, payload: packet.payload,
-                                 originalLength: max(originalLength - packet.consumedHeaderBytes, packet.payload.count),
+                                 kind: packet.kind, sharing: packet.payload,
+                                 originalLength: max(originalLength - packet.consumedHeaderBytes, packet.payload.remaining),
                                  fileOffset: frame?.offset ?? 0, adapter: packet.adapter)
         }
         return nil
