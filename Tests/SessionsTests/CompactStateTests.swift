@@ -1,4 +1,5 @@
 import ATT
+import BLEBase
 import CaptureFormats
 import PacketDecoding
 @testable import Sessions
@@ -98,6 +99,20 @@ struct CompactStateTests {
         #expect(counts[ValueCountKey(opcode: 0x52, handle: 0x10)] == 1)
         // Ending again adds nothing: the list was merged once.
         #expect(conn.ended().valueCounts == counts)
+    }
+
+    /// The handle → UUID table answers as a dictionary would, whatever order handles come in.
+    @Test func handleTableFindsWhatWasSetInAnyOrder() {
+        var table = HandleUUIDs()
+        let handles: [UInt16] = [0x0010, 0x0003, 0xFFFF, 0x0000, 0x0011, 0x0007]
+        for handle in handles { table.set(BluetoothUUID(uint16: handle), for: handle) }
+        table.set(BluetoothUUID(uint16: 0xFFE1), for: 0x0007)
+        #expect(table[0x0010] == BluetoothUUID(uint16: 0x0010))
+        #expect(table[0x0000] == BluetoothUUID(uint16: 0x0000))
+        #expect(table[0xFFFF] == BluetoothUUID(uint16: 0xFFFF))
+        #expect(table[0x0007] == BluetoothUUID(uint16: 0xFFE1))
+        for absent: UInt16 in [0x0001, 0x0008, 0x0012, 0xFFFE] { #expect(table[absent] == nil) }
+        #expect(HandleUUIDs()[0x0001] == nil)
     }
 
     /// Capture timestamps may be anything: gaps between bursts saturate instead of overflowing.
