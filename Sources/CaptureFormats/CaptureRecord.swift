@@ -124,9 +124,11 @@ public struct CaptureRecord: Sendable, Equatable {
     }
 
     /// `payload.count`, without copying.
-    public var payloadCount: Int { payloadRange.count }
+    @inlinable public var payloadCount: Int { payloadRange.count }
 
     /// A reader over the payload, in place; its offsets count from the payload's first byte.
+    /// (Inlinable: called from another module, it copied the whole record first.)
+    @inlinable
     public func payloadReader(layer: Layer) -> ByteReader {
         ByteReader(storage, range: payloadRange, layer: layer, baseOffset: -payloadRange.lowerBound)
     }
