@@ -171,6 +171,12 @@ public struct ByteReader: Sendable {
         return bytes
     }
 
+    /// Moves to the end without copying what is left (padding, bytes a decoder gives up on).
+    @inlinable
+    public mutating func skipRemaining() {
+        cursor = endIndex
+    }
+
     /// Returns the next byte without consuming it.
     @inlinable
     public func peekUInt8(_ field: StaticString = "byte") throws(DecodeError) -> UInt8 {

@@ -49,7 +49,7 @@ public enum ADValue: Sendable, Equatable {
         switch type.rawValue {
         case 0x01:
             let value = r.isAtEnd ? 0 : try r.readUInt8("Flags")
-            _ = r.readRemainingBytes()
+            r.skipRemaining()
             return .flags(ADFlags(rawValue: value))
         case 0x02, 0x03: return .serviceUUIDs(try uuidList(&r, width: 2), complete: type.rawValue == 0x03)
         case 0x04, 0x05: return .serviceUUIDs(try uuidList(&r, width: 4), complete: type.rawValue == 0x05)
@@ -85,7 +85,7 @@ public enum ADValue: Sendable, Equatable {
             return .manufacturerSpecificData(companyID: try r.readUInt16LE("Company Identifier"),
                                              data: r.readRemainingBytes())
         default:
-            _ = r.readRemainingBytes()
+            r.skipRemaining()
             return .raw
         }
     }

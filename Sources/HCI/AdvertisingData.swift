@@ -29,13 +29,15 @@ public struct AdvertisingData: Sendable, Equatable {
     /// Reads structures until the reader's end, a zero length, or a length past the end.
     public init(parsing r: inout ByteReader) {
         structures = []
+        // A structure takes at least two bytes; most data holds a few (one allocation, not one per doubling).
+        structures.reserveCapacity(min(r.remaining / 2, 8))
         paddingLength = 0
         error = nil
         while !r.isAtEnd {
             let lengthAt = r.reportedOffset
             guard let length = try? r.peekUInt8("AD length"), length != 0 else {
                 paddingLength = r.remaining
-                _ = r.readRemainingBytes()
+                r.skipRemaining()
                 return
             }
             do throws(DecodeError) {
@@ -44,7 +46,7 @@ public struct AdvertisingData: Sendable, Equatable {
                 structures.append(try ADStructure(parsing: &body))
             } catch {
                 self.error = Self.lengthFieldError(error, at: lengthAt)
-                _ = r.readRemainingBytes()
+                r.skipRemaining()
                 return
             }
         }

@@ -54,6 +54,15 @@ import Testing
         }
     }
 
+    @Test func skipRemainingMovesToTheEndOfItsRangeOnly() throws {
+        var reader = ByteReader([0xB0, 0xB1, 0xB2, 0xB3], range: 1..<3, layer: .hci, baseOffset: 10)
+        try reader.skip(1)
+        reader.skipRemaining()
+        #expect(reader.isAtEnd && reader.remaining == 0 && reader.reportedOffset == 13)
+        reader.skipRemaining()
+        #expect(reader.reportedOffset == 13)
+    }
+
     @Test func slicesShareStorageAndKeepAbsoluteOffsets() throws {
         var outer = ByteReader([0xA0, 0xA1, 0xA2, 0xA3, 0xA4], layer: .acl, baseOffset: 24)
         try outer.skip(1)
