@@ -16,12 +16,11 @@ final class LiveConnection {
     /// The device id of `slot` and the union-find root it was made for (rebuilt when a merge moves the root).
     var device: (root: Int, id: String)?
 
-    /// Unanswered values (commands, notifications) counted per opcode and handle while the link is
-    /// up: the first `maxListedCounts` keys in a list searched in order (a link uses a handful,
-    /// and hashing a key per packet cost 2 % of the worker), the rest in `connection.valueCounts`,
-    /// where `keep` merges the list.
-    private var valueCounts: [(key: ValueCountKey, count: Int)] = []
-    static let maxListedCounts = 16
+    /// Unanswered values (commands, notifications) per opcode and handle, and ATT transaction
+    /// totals per opcode and handle, counted while the link is up; `ended` moves them into
+    /// `connection`.
+    private var valueCounts = FewKeys<ValueCountKey, Int>()
+    private var transactionTotals = FewKeys<TransactionTotals.Key, TransactionTotals.Aggregate>()
 
     init(connection: Connection, slot: Int?) {
         self.connection = connection
@@ -29,23 +28,50 @@ final class LiveConnection {
     }
 
     func countValue(opcode: UInt8, handle: UInt16) {
-        let key = ValueCountKey(opcode: opcode, handle: handle)
-        for i in valueCounts.indices where valueCounts[i].key == key {
-            valueCounts[i].count += 1
-            return
-        }
-        if valueCounts.count < Self.maxListedCounts {
-            valueCounts.append((key, 1))
+        valueCounts.update(ValueCountKey(opcode: opcode, handle: handle), default: 0) { $0 += 1 }
+    }
+
+    /// Changes the totals of `key` in place (a copy would copy its latency samples on write).
+    func updateTotals(_ key: TransactionTotals.Key, _ body: (inout TransactionTotals.Aggregate) -> Void) {
+        transactionTotals.update(key, default: TransactionTotals.Aggregate(), body)
+    }
+
+    /// The connection as the report keeps it: its counts complete, its latencies frozen.
+    func ended() -> Connection {
+        valueCounts.move(into: &connection.valueCounts)
+        transactionTotals.move(into: &connection.transactionTotals.byKey)
+        connection.transactionTotals.freezeLatencies()
+        return connection
+    }
+}
+
+/// Values by key where a link uses a handful of keys: the first `maxListed` keys in a list
+/// searched in order (hashing a key per packet cost 2 % of the worker thread), any others in a
+/// dictionary. A key lives in one of the two: once the list is full it stays as it is.
+struct FewKeys<Key: Hashable, Value> {
+    /// The listed keys and, at the same index, their values (apart, so that a search reads keys only).
+    private var keys: [Key] = []
+    private var values: [Value] = []
+    private var others: [Key: Value] = [:]
+    static var maxListed: Int { 16 }
+
+    mutating func update(_ key: Key, default value: @autoclosure () -> Value, _ body: (inout Value) -> Void) {
+        if let i = keys.firstIndex(of: key) {
+            body(&values[i])
+        } else if keys.count < Self.maxListed {
+            keys.append(key)
+            values.append(value())
+            body(&values[values.count - 1])
         } else {
-            connection.valueCounts[key, default: 0] += 1
+            body(&others[key, default: value()])
         }
     }
 
-    /// The connection as the report keeps it, its value counts complete.
-    func ended() -> Connection {
-        for (key, count) in valueCounts { connection.valueCounts[key, default: 0] += count }
-        valueCounts = []
-        return connection
+    /// Adds every value to `dictionary` (replacing what it had for the key) and empties this.
+    mutating func move(into dictionary: inout [Key: Value]) {
+        for (key, value) in zip(keys, values) { dictionary[key] = value }
+        for (key, value) in others { dictionary[key] = value }
+        self = FewKeys()
     }
 }
 

@@ -76,9 +76,7 @@ extension SessionAnalyzer {
         let normalEnd = transaction.outcome == .error && transaction.errorCode.map {
             ATTErrorCode.isNormalEndOfDiscovery(errorCode: $0, requestOpcode: transaction.opcode)
         } ?? false
-        // Counted in place: a copy of the aggregate would copy its latency samples on write.
-        Self.count(transaction, normalEnd: normalEnd,
-                   in: &conn.connection.transactionTotals.byKey[key, default: TransactionTotals.Aggregate()])
+        conn.updateTotals(key) { Self.count(transaction, normalEnd: normalEnd, in: &$0) }
         let failed = !normalEnd && transaction.outcome != .ok && transaction.outcome != .noResponseExpected
         guard conn.connection.transactions.count < Self.transactionsListedPerConnection else { return }
         switch options.transactions {

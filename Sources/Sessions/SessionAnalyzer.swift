@@ -148,9 +148,8 @@ public struct SessionAnalyzer {
     }
 
     /// Keeps an ended connection for the report with what the report shows of its latencies
-    /// (frozen in place: a copy taken first would copy its totals on write).
+    /// (frozen in place by `LiveConnection.ended`).
     mutating func keep(_ conn: LiveConnection) {
-        conn.connection.transactionTotals.freezeLatencies()
         finished.append(conn.ended())
     }
 

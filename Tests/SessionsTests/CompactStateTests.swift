@@ -88,7 +88,7 @@ struct CompactStateTests {
     /// to the same totals once the connection ends.
     @Test func valueCountsListThenDictionaryMergeWhenTheLinkEnds() {
         let conn = connection(on: .hci(adapter: nil, handle: 1))
-        let handles = (0..<UInt16(LiveConnection.maxListedCounts + 4)).map { 0x10 + $0 }
+        let handles = (0..<UInt16(FewKeys<ValueCountKey, Int>.maxListed + 4)).map { 0x10 + $0 }
         for _ in 0..<3 {
             for handle in handles { conn.countValue(opcode: 0x1B, handle: handle) }
         }
@@ -99,6 +99,27 @@ struct CompactStateTests {
         #expect(counts[ValueCountKey(opcode: 0x52, handle: 0x10)] == 1)
         // Ending again adds nothing: the list was merged once.
         #expect(conn.ended().valueCounts == counts)
+    }
+
+    /// Transaction totals counted while the link is up reach the connection when it ends, their
+    /// latency sketches frozen.
+    @Test func transactionTotalsReachTheEndedConnection() {
+        let conn = connection(on: .hci(adapter: nil, handle: 1))
+        let keys = (0..<UInt16(FewKeys<TransactionTotals.Key, TransactionTotals.Aggregate>.maxListed + 2)).map {
+            TransactionTotals.Key(opcode: 0x12, handle: 0x20 + $0)
+        }
+        for (index, key) in keys.enumerated() {
+            for latency in [Int64(10), 30, 20] {
+                conn.updateTotals(key) { $0.count += 1; $0.latencies.add(latency + Int64(index)) }
+            }
+        }
+        let totals = conn.ended().transactionTotals.byKey
+        #expect(totals.count == keys.count)
+        for (index, key) in keys.enumerated() {
+            #expect(totals[key]?.count == 3)
+            #expect(totals[key]?.latencies.median == 20 + Int64(index))
+            #expect(totals[key]?.latencies.count == 3)
+        }
     }
 
     /// The handle → UUID table answers as a dictionary would, whatever order handles come in.
