@@ -1,8 +1,10 @@
 /// The L2CAP PDUs one record completed, in order. The first is stored inline: a record
 /// completes at most one PDU almost always, and that one then costs no allocation.
 public struct L2CAPPDUs: RandomAccessCollection, Sendable {
-    private var head: L2CAPPDU?
-    private var tail: [L2CAPPDU] = []
+    /// The first PDU, inline; `rest` holds any others. Read in place by a consumer that wants no
+    /// copy of them (the subscript returns one).
+    public private(set) var head: L2CAPPDU?
+    public private(set) var rest: [L2CAPPDU] = []
     /// Stored, so that counting does not copy `head` out to test it.
     public private(set) var count = 0
 
@@ -13,11 +15,11 @@ public struct L2CAPPDUs: RandomAccessCollection, Sendable {
 
     public subscript(position: Int) -> L2CAPPDU {
         if position == 0, let head { return head }
-        return tail[position - 1]
+        return rest[position - 1]
     }
 
     public mutating func append(_ pdu: L2CAPPDU) {
-        if count == 0 { head = pdu } else { tail.append(pdu) }
+        if count == 0 { head = pdu } else { rest.append(pdu) }
         count += 1
     }
 }

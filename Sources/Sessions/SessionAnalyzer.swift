@@ -126,10 +126,9 @@ public struct SessionAnalyzer {
             stats.airPackets += 1
             handleAir(air, packet: packet, events: &events)
         }
-        // By index: the PDUs are lent to the handler, not copied out of the array.
-        for index in packet.l2cap.indices {
-            handleL2CAP(packet.l2cap[index], record: packet.record, events: &events)
-        }
+        // Lent to the handler in place: the subscript would copy each PDU out.
+        if let pdu = packet.l2cap.head { handleL2CAP(pdu, record: packet.record, events: &events) }
+        for pdu in packet.l2cap.rest { handleL2CAP(pdu, record: packet.record, events: &events) }
     }
 
     // MARK: Helpers shared by the handlers
