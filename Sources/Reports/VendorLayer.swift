@@ -163,10 +163,12 @@ public struct VendorLayer {
         return index(of: value.connectionID)
     }
 
-    /// Counts and collects `events` (those of the link at `index`), then empties them.
+    /// Counts and collects `events` (those of the link at `index`), then empties them. By
+    /// position: `for event in events` copied each event out, frame and strings retained (1.4 %
+    /// of a run's instructions).
     private mutating func absorbEvents(link index: Dictionary<String, Link>.Index) {
-        for event in events {
-            switch event {
+        for position in events.indices {
+            switch events[position] {
             case .frame(let frame):
                 let start = links.values[index].account(for: frame)
                 let failed = frame.outcome != .ok
