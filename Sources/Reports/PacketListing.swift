@@ -65,7 +65,7 @@ public struct PacketListing {
     func layers(_ packet: DecodedPacket) -> [(title: String, fields: [Field])] {
         var result: [(String, [Field])] = []
         let record = packet.record
-        var recordFields: [Field] = [.int("length", record.payload.count), .int("originalLength", record.originalLength),
+        var recordFields: [Field] = [.int("length", record.payloadCount), .int("originalLength", record.originalLength),
                                      .int("fileOffset", record.fileOffset)]
         if let adapter = record.adapter { recordFields.append(.int("adapter", adapter)) }
         result.append(("Record \(record.index) (\(Self.kindName(record.kind)))", recordFields))
@@ -148,7 +148,7 @@ public struct PacketListing {
         case .linkLayer(let linkType), .unknown(let linkType): w.field("code", linkType)
         default: break
         }
-        w.field("length", record.payload.count)
+        w.field("length", record.payloadCount)
         w.field("originalLength", record.originalLength)
         if let adapter = record.adapter { w.field("adapter", adapter) }
         w.field("summary", PacketSummary.deepest(packet))

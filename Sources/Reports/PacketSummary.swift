@@ -41,7 +41,7 @@ public enum PacketSummary {
         case .control(let name, _): return name.description
         case .unknown(let code): return "Unknown record type \(Hex.code(code))"
         case .linkLayer(let linkType): return "Air packet (link type \(linkType))"
-        default: return "\(packet.record.payload.count) bytes"
+        default: return "\(packet.record.payloadCount) bytes"
         }
     }
 

@@ -19,9 +19,9 @@ final class PrefetchingReader: RecordReader, @unchecked Sendable {
         self.reader = reader
         info = reader.info
         let recordsPerBatch = max(recordsPerBatch, 1)
+        let packs = reader.payloadsShareInput
         // A queue of its own targets the overcommitting pool: a thread now, however busy the
         // global pool is (its width is the core count, and a blocked worker would wait for it).
-        let packs = reader.payloadsShareInput
         DispatchQueue(label: "bledecode.reading").async { [self] in
             var read: [CaptureRecord] = []
             read.reserveCapacity(recordsPerBatch)
