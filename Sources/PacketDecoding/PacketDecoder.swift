@@ -62,15 +62,14 @@ public struct PacketDecoder: Sendable {
     /// tool appended after it become an issue instead of hiding the packet
     /// (Core v5.4 Vol 4 Part E §5.4.1/§5.4.4: the length is the last header byte).
     private func declaredPrefix(of record: CaptureRecord, headerLength: Int, in packet: inout DecodedPacket) -> ByteReader {
-        var probe = record.payloadReader(layer: .hci)
-        guard (try? probe.skip(headerLength - 1)) != nil, let declared = try? probe.readUInt8() else {
-            return record.payloadReader(layer: .hci)
-        }
+        var whole = record.payloadReader(layer: .hci)
+        var probe = whole
+        guard (try? probe.skip(headerLength - 1)) != nil, let declared = try? probe.readUInt8() else { return whole }
         let end = headerLength + Int(declared)
-        guard record.payloadCount > end else { return record.payloadReader(layer: .hci) }
+        guard record.payloadCount > end, let declaredPart = try? whole.slice(byteCount: end) else { return whole }
         packet.issues.append(PacketIssue(.malformed, layer: .hci,
             "\(record.payloadCount - end) byte(s) after the \(end)-byte packet its length field declares"))
-        return ByteReader(Array(record.payload.prefix(end)), layer: .hci)
+        return declaredPart
     }
 
     /// What is still pending at the end of the capture, reported as issues.
