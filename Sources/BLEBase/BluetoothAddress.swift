@@ -48,8 +48,20 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConv
         }
     }
 
+    /// `AA:BB:CC:DD:EE:FF`, written as 17 bytes (the report prints one per device and connection).
     public var description: String {
-        msbFirst.map { Hex.code($0).dropFirst(2) }.joined(separator: ":")
+        let digits: StaticString = "0123456789ABCDEF"
+        return String(unsafeUninitializedCapacity: 17) { text in
+            digits.withUTF8Buffer { digits in
+                for i in 0..<6 {
+                    let byte = Int(truncatingIfNeeded: value >> UInt64(40 - 8 * i)) & 0xFF
+                    if i > 0 { text[3 * i - 1] = UInt8(ascii: ":") }
+                    text[3 * i] = digits[byte >> 4]
+                    text[3 * i + 1] = digits[byte & 0x0F]
+                }
+            }
+            return 17
+        }
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.value < rhs.value }

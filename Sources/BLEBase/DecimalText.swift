@@ -5,23 +5,24 @@ public enum DecimalText {
     /// sign counts as one of them and follows the zeros (`-3` at width 4 is `00-3`, as the
     /// padding of its text form would be).
     public static func append(_ value: Int64, width: Int = 0, to text: inout [UInt8]) {
-        var magnitude = value.magnitude
-        var digits = 1
-        var rest = magnitude / 10
-        while rest > 0 {
-            digits += 1
-            rest /= 10
+        // The digits right to left into a scratch buffer (20 holds UInt64.max), then copied in
+        // one append: writing them into the array's own places checked its uniqueness per digit.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
+            var magnitude = value.magnitude
+            var start = scratch.count
+            repeat {
+                start -= 1
+                scratch[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            let sign = value < 0 ? 1 : 0
+            var padding = width - (scratch.count - start) - sign
+            while padding > 0 {
+                text.append(UInt8(ascii: "0"))
+                padding -= 1
+            }
+            if value < 0 { text.append(UInt8(ascii: "-")) }
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[start...]))
         }
-        let sign = value < 0 ? 1 : 0
-        if width > digits + sign { text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits - sign)) }
-        if value < 0 { text.append(UInt8(ascii: "-")) }
-        // The digits, right to left into their places.
-        text.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-        var index = text.count - 1
-        repeat {
-            text[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-            index -= 1
-        } while magnitude > 0
     }
 }

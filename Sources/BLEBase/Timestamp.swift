@@ -10,6 +10,15 @@ public enum Timestamp {
     public static func clamped(_ us: Int64) -> Int64 { min(max(us, -limitUs), limitUs) }
 
     public static func iso8601(unixMicroseconds us: Int64) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(27)
+        appendISO8601(unixMicroseconds: us, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `iso8601(unixMicroseconds:)` appended to a byte buffer (the JSON report writes three per
+    /// connection and two per vendor frame).
+    public static func appendISO8601(unixMicroseconds us: Int64, to text: inout [UInt8]) {
         let seconds = us >= 0 ? us / 1_000_000 : (us - 999_999) / 1_000_000
         let micros = us - seconds * 1_000_000
         var days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
@@ -24,9 +33,6 @@ public enum Timestamp {
         let day = dayOfYear - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        // Written as bytes: the report prints three per connection and two per vendor frame.
-        var text: [UInt8] = []
-        text.reserveCapacity(27)
         DecimalText.append(year, width: 4, to: &text)
         text.append(UInt8(ascii: "-"))
         DecimalText.append(month, width: 2, to: &text)
@@ -41,7 +47,6 @@ public enum Timestamp {
         text.append(UInt8(ascii: "."))
         DecimalText.append(micros, width: 6, to: &text)
         text.append(UInt8(ascii: "Z"))
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// `+12.345678` seconds, for relative times in listings.

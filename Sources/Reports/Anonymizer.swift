@@ -126,12 +126,12 @@ public struct Anonymizer: Sendable {
         json.beginObject()
         json.key("addresses")
         json.beginObject()
-        for (original, pseudonym) in addresses { json.field(pseudonym.description, original.description) }
+        for (original, pseudonym) in addresses { json.dynamicKey(pseudonym.description); json.string(original.description) }
         json.endObject()
         for (key, list) in [("names", names), ("identities", identities)] {
-            json.key(key)
+            json.dynamicKey(key)
             json.beginObject()
-            for (original, pseudonym) in list { json.field(pseudonym, original) }
+            for (original, pseudonym) in list { json.dynamicKey(pseudonym); json.string(original) }
             json.endObject()
         }
         json.endObject()

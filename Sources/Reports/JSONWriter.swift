@@ -46,8 +46,20 @@ public struct JSONWriter {
     public mutating func beginArray() { begin(UInt8(ascii: "[")) }
     public mutating func endArray() { end(UInt8(ascii: "]")) }
 
-    /// Writes `"key":`; the next value call writes the value without a comma.
-    public mutating func key(_ key: String) {
+    /// Writes `"key":` for one of the report's own names, copied without an escape scan (a
+    /// name must need no escape); the next value call writes the value without a comma.
+    public mutating func key(_ key: StaticString) {
+        assert(key.withUTF8Buffer { !$0.contains(where: Self.mayNeedEscape) }, "JSON names need no escape")
+        separator()
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// `key(_:)` for a name taken from data (a dictionary's key, a decoded field's name): escaped.
+    public mutating func dynamicKey(_ key: String) {
         separator()
         appendString(key)
         bytes.append(UInt8(ascii: ":"))
@@ -73,14 +85,14 @@ public struct JSONWriter {
     /// Writes a pre-encoded JSON fragment as a value (for nesting writers).
     public mutating func raw(_ json: [UInt8]) { separator(); bytes.append(contentsOf: json) }
 
-    public mutating func field(_ name: String, _ value: String) { key(name); string(value) }
-    public mutating func field<T: BinaryInteger>(_ name: String, _ value: T) { key(name); int(value) }
-    public mutating func field(_ name: String, _ value: Bool) { key(name); bool(value) }
-    public mutating func field(_ name: String, optional value: String?) {
+    public mutating func field(_ name: StaticString, _ value: String) { key(name); string(value) }
+    public mutating func field<T: BinaryInteger>(_ name: StaticString, _ value: T) { key(name); int(value) }
+    public mutating func field(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
+    public mutating func field(_ name: StaticString, optional value: String?) {
         key(name)
         if let value { string(value) } else { null() }
     }
-    public mutating func field<T: BinaryInteger>(_ name: String, optional value: T?) {
+    public mutating func field<T: BinaryInteger>(_ name: StaticString, optional value: T?) {
         key(name)
         if let value { int(value) } else { null() }
     }
@@ -103,16 +115,31 @@ public struct JSONWriter {
             endArray()
         case .object(let fields):
             beginObject()
-            for field in fields { key(field.name); self.value(field.value) }
+            for field in fields { dynamicKey(field.name); self.value(field.value) }
             endObject()
         }
     }
 
-    /// True for the UTF-8 bytes that may need an escape: controls, `"`, `\`, `<`, `>`, `&`,
-    /// DEL and 0xE2, the lead byte of U+2028 and U+2029.
+    /// True for the UTF-8 bytes that may need an escape: controls, `"`, `\\`, `<`, `>`, `&`,
+    /// DEL and 0xE2, the lead byte of U+2028 and U+2029 (a bit per byte below 128).
     private static func mayNeedEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C || byte == 0x3E || byte == 0x26 || byte == 0x7F
-            || byte == 0xE2
+        switch byte {
+        case ..<64: return (escapedBelow64 >> UInt64(byte)) & 1 != 0
+        case ..<128: return (escapedBelow128 >> UInt64(byte - 64)) & 1 != 0
+        default: return byte == 0xE2
+        }
+    }
+    /// Controls (0x00–0x1F), `"` (0x22), `&` (0x26), `<` (0x3C) and `>` (0x3E).
+    private static let escapedBelow64: UInt64 = 0xFFFF_FFFF | 1 << 0x22 | 1 << 0x26 | 1 << 0x3C | 1 << 0x3E
+    /// `\\` (0x5C) and DEL (0x7F), less 64.
+    private static let escapedBelow128: UInt64 = 1 << (0x5C - 64) | 1 << (0x7F - 64)
+
+    /// An ISO 8601 time (`Timestamp.iso8601`) as a string value, written without a String.
+    public mutating func isoTime(unixMicroseconds us: Int64) {
+        separator()
+        bytes.append(UInt8(ascii: "\""))
+        Timestamp.appendISO8601(unixMicroseconds: us, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
     }
 
     private mutating func appendString(_ text: String) {

@@ -82,9 +82,11 @@ public enum ReportJSON {
         sink(w.takeBytes())
     }
 
-    static func time(_ name: String, _ us: Int64?, into w: inout JSONWriter) {
-        w.field(name + "Us", optional: us)
-        w.field(name, optional: us.map { Timestamp.iso8601(unixMicroseconds: $0) })
+    /// A time as `nameUs` (microseconds) and `name` (ISO 8601).
+    static func time(_ name: StaticString, _ usName: StaticString, _ us: Int64?, into w: inout JSONWriter) {
+        w.field(usName, optional: us)
+        w.key(name)
+        if let us { w.isoTime(unixMicroseconds: us) } else { w.null() }
     }
 
     static func capture(_ analysis: Analysis, into w: inout JSONWriter) {
@@ -136,20 +138,20 @@ public enum ReportJSON {
         w.field("maxConcurrentConnections", stats.maxConcurrentConnections)
         w.key("failuresByKind")
         w.beginObject()
-        for (kind, count) in stats.failuresByKind.sorted(by: { $0.key < $1.key }) { w.field(kind.rawValue, count) }
+        for (kind, count) in stats.failuresByKind.sorted(by: { $0.key < $1.key }) { w.dynamicKey(kind.rawValue); w.int(count) }
         w.endObject()
         w.key("attPdus")
         w.beginObject()
-        for (opcode, count) in stats.attPDUs.sorted(by: { $0.key < $1.key }) { w.field(Hex.code(opcode), count) }
+        for (opcode, count) in stats.attPDUs.sorted(by: { $0.key < $1.key }) { w.dynamicKey(Hex.code(opcode)); w.int(count) }
         w.endObject()
         w.key("attPdusCut")
         w.beginObject()
-        for (opcode, count) in stats.cutATTPDUs.sorted(by: { $0.key < $1.key }) { w.field(Hex.code(opcode), count) }
+        for (opcode, count) in stats.cutATTPDUs.sorted(by: { $0.key < $1.key }) { w.dynamicKey(Hex.code(opcode)); w.int(count) }
         w.endObject()
         w.field("attPdusHidden", stats.hiddenATTPDUs)
         w.key("decodeIssues")
         w.beginObject()
-        for (kind, count) in stats.issues.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { w.field(kind.rawValue, count) }
+        for (kind, count) in stats.issues.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { w.dynamicKey(kind.rawValue); w.int(count) }
         w.endObject()
         w.endObject()
     }
@@ -175,8 +177,8 @@ public enum ReportJSON {
             } else {
                 w.null()
             }
-            time("firstSeen", address.firstSeenUs, into: &w)
-            time("lastSeen", address.lastSeenUs, into: &w)
+            time("firstSeen", "firstSeenUs", address.firstSeenUs, into: &w)
+            time("lastSeen", "lastSeenUs", address.lastSeenUs, into: &w)
             w.key("bursts")
             w.beginArray()
             for burst in address.bursts {
@@ -211,8 +213,8 @@ public enum ReportJSON {
         w.value(.list(device.serviceUUIDs.map { .uuid($0) }))
         w.field("txPower", optional: device.txPower)
         w.field("advertisements", device.advertisements)
-        time("firstSeen", device.firstSeenUs, into: &w)
-        time("lastSeen", device.lastSeenUs, into: &w)
+        time("firstSeen", "firstSeenUs", device.firstSeenUs, into: &w)
+        time("lastSeen", "lastSeenUs", device.lastSeenUs, into: &w)
         w.key("connections")
         w.value(.list(device.connectionIDs.map { .string($0) }))
         w.endObject()
@@ -250,9 +252,9 @@ public enum ReportJSON {
         w.field("peerAddressType", optional: c.peerAddressType?.description)
         w.field("role", c.role.rawValue)
         w.field("completeEvent", c.completeEvent)
-        time("create", c.createUs, into: &w)
-        time("start", c.startUs, into: &w)
-        time("end", c.endUs, into: &w)
+        time("create", "createUs", c.createUs, into: &w)
+        time("start", "startUs", c.startUs, into: &w)
+        time("end", "endUs", c.endUs, into: &w)
         w.field("startRecord", c.startRecord)
         w.field("endRecord", optional: c.endRecord)
         w.field("dangling", c.dangling)
@@ -370,8 +372,8 @@ public enum ReportJSON {
         w.beginObject()
         w.field("peerAddress", optional: a.peerAddress?.description)
         w.field("device", optional: a.deviceID)
-        time("create", a.createUs, into: &w)
-        time("end", a.endUs, into: &w)
+        time("create", "createUs", a.createUs, into: &w)
+        time("end", "endUs", a.endUs, into: &w)
         w.field("waitedUs", optional: a.endUs.map { $0 - a.createUs })
         w.field("outcome", a.outcome.rawValue)
         w.field("status", optional: a.status?.rawValue)
@@ -416,13 +418,13 @@ public enum ReportJSON {
     static func failure(_ f: Failure, into w: inout JSONWriter) {
         w.beginObject()
         w.field("kind", f.kind.rawValue)
-        time("time", f.timeUs, into: &w)
+        time("time", "timeUs", f.timeUs, into: &w)
         w.field("device", optional: f.deviceID)
         w.field("connection", optional: f.connectionID)
         w.field("record", optional: f.record)
         w.field("summary", f.summary)
         for detail in f.details {
-            w.key(detail.name)
+            w.dynamicKey(detail.name)
             w.value(detail.value)
         }
         w.endObject()

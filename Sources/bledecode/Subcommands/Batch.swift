@@ -155,7 +155,7 @@ struct BatchJob: Sendable {
         line.field("failures", failures)
         line.key("failuresByKind")
         line.beginObject()
-        for (kind, count) in report.stats.failuresByKind.sorted(by: { $0.key < $1.key }) { line.field(kind.rawValue, count) }
+        for (kind, count) in report.stats.failuresByKind.sorted(by: { $0.key < $1.key }) { line.dynamicKey(kind.rawValue); line.int(count) }
         line.endObject()
         line.key("diagnostics")
         line.beginArray()
