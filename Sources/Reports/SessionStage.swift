@@ -49,10 +49,24 @@ struct SessionStage {
     consuming func runInline(vendor: inout VendorLayer, progress: ((Int) -> Void)?) -> End {
         var events: [SessionEvent] = []
         while let offset = step(into: &events) {
-            for event in events { vendor.handle(event) }
+            events.drain { vendor.handle($0) }
             events.removeAll(keepingCapacity: true)
             progress?(offset)
         }
         return finish()
+    }
+}
+
+extension [SessionEvent] {
+    /// Hands each event to `body` moved out of the array, leaving an event that owns nothing in
+    /// its place: `for event in events` copied each one (retaining its arrays and strings) and
+    /// released it twice (2 % of a run's instructions, callgrind).
+    mutating func drain(_ body: (consuming SessionEvent) -> Void) {
+        withUnsafeMutableBufferPointer { events in
+            for i in events.indices {
+                body(events.moveElement(from: i))
+                events.initializeElement(at: i, to: .writeResponse(connectionID: "", timeUs: 0))
+            }
+        }
     }
 }

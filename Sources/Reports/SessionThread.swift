@@ -35,8 +35,8 @@ enum SessionThread {
         }
         while true {
             switch handOff.receive() {
-            case .events(let events, let offset):
-                for event in events { vendor.handle(event) }
+            case .events(var events, let offset):
+                events.drain { vendor.handle($0) }
                 progress?(offset)
             case .end(let end):
                 return end

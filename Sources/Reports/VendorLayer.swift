@@ -87,7 +87,7 @@ public struct VendorLayer {
         }
     }
 
-    public mutating func handle(_ event: SessionEvent) {
+    public mutating func handle(_ event: consuming SessionEvent) {
         guard !profiles.isEmpty else { return }
         switch event {
         case .attValue(let value):
