@@ -95,6 +95,7 @@ public struct VendorLayer {
             // assemblers and held frames on write.
             guard let index = link(for: value) else { return }
             links.values[index].session.updateMTU(value.mtu)
+            links.values[index].session.keepsPlaintext = listing == .all && frames.count < Self.listingCap
             links.values[index].fragmentStarts.append((value.record, value.firstFragmentRecord, value.firstFragmentUs))
             links.values[index].session.value(
                 direction: value.hostToDevice ? .hostToDevice : .deviceToHost, attOpcode: value.opcode.rawValue,
@@ -169,7 +170,7 @@ public struct VendorLayer {
     private mutating func absorbEvents(link index: Dictionary<String, Link>.Index) {
         for position in events.indices {
             switch events[position] {
-            case .frame(let frame):
+            case .frame(var frame):
                 let start = links.values[index].account(for: frame)
                 let failed = frame.outcome != .ok
                 let listed: Bool
@@ -183,6 +184,7 @@ public struct VendorLayer {
                 case .none: listed = false
                 }
                 if listed {
+                    if frame.plaintext == nil { frame.plaintext = links.values[index].session.plaintext(of: frame) }
                     frames.append(frame)
                     // Only listed frames are looked up: the others' starts would grow with the capture.
                     if let start { firstFragments["\(frame.connection)#\(frame.id)"] = start }

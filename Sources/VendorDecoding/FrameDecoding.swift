@@ -12,7 +12,10 @@ struct DecodedFields: Sendable, Equatable {
     var statusOK: Bool?
     var problem: String?
 
-    init(frame raw: [UInt8], plan: FramePlan, direction: VendorDirection) {
+    /// `keepsPlaintext` false leaves `plaintext` nil when nothing else needs all of it (the
+    /// checksum covers the sent bytes and the key does not vary per byte): the status bytes
+    /// are de-obfuscated alone.
+    init(frame raw: [UInt8], plan: FramePlan, direction: VendorDirection, keepsPlaintext: Bool = true) {
         command = plan.commandField.flatMap { Self.read(raw, $0) }
         sequence = plan.sequenceField.flatMap { Self.read(raw, $0) }
         let payloadEnd = raw.count - plan.framing.trailerSize
@@ -25,52 +28,103 @@ struct DecodedFields: Sendable, Equatable {
             problem = "tail is \(Hex.string(raw.suffix(plan.framing.tail.count))), expected \(Hex.string(plan.framing.tail))"
             return
         }
-        var lengthValue: Int?
-        if case .field(let f) = plan.framing.length {
-            lengthValue = FrameBytes.unsigned(raw, at: f.offset, size: f.size, bigEndian: f.bigEndian).map { Int($0) }
+        let key: Key
+        do throws(ExpressionError) {
+            key = try Self.key(plan: plan, raw: raw, payload: payload, command: command, sequence: sequence)
+        } catch {
+            problem = "XOR key: \(error)"
+            return
         }
-        switch plan.obfuscation {
-        case nil:
-            plaintext = Array(payload)
-        case .xorKey(let key):
-            plaintext = Self.xor(payload) { key[$0 % key.count] }
-        case .xorExpression(let expression):
-            var context = Expression.Context(seq: sequence.map(Int64.init), cmd: command.map(Int64.init),
-                                             len: lengthValue.map(Int64.init), frame: raw)
+        var plaintext: [UInt8]?
+        if keepsPlaintext || plan.checksum?.overPlaintext == true || key.variesPerByte {
             do throws(ExpressionError) {
-                if plan.keyPerByte {
-                    var plain: [UInt8] = []
-                    plain.reserveCapacity(payload.count)
-                    for (i, byte) in payload.enumerated() {
-                        context.index = Int64(i)
-                        plain.append(byte ^ UInt8(truncatingIfNeeded: try expression.evaluate(context)))
-                    }
-                    plaintext = plain
-                } else {
-                    // One key for the frame (the expression does not read `index`), evaluated as
-                    // for the first byte: not at all when there is none.
-                    context.index = 0
-                    let key = payload.isEmpty ? 0 : UInt8(truncatingIfNeeded: try expression.evaluate(context))
-                    plaintext = Self.xor(payload) { _ in key }
-                }
+                plaintext = try Self.xor(payload, key)
             } catch {
                 problem = "XOR key: \(error)"
                 return
             }
         }
-        if let plaintext, let verified = plan.verifyChecksum(sent: raw, plaintext: plaintext, payloadEnd: payloadEnd) {
+        if let verified = plan.verifyChecksum(sent: raw, plaintext: plaintext, payloadEnd: payloadEnd) {
             if let (stored, computed) = verified {
                 checksumOK = stored == computed
             } else {
                 problem = "\(raw.count) bytes cannot hold the checksum at \(plan.checksum?.at ?? 0)"
-                self.plaintext = nil
                 return
             }
         }
-        if direction == .deviceToHost, plan.status?.applies(to: command) == true, let plaintext,
+        if direction == .deviceToHost, plan.status?.applies(to: command) == true,
            let offset = plan.status?.offset, let size = plan.status?.size {
-            status = FrameBytes.unsigned(plaintext, at: offset, size: size, bigEndian: true).map { Int($0) }
+            if let plaintext {
+                status = FrameBytes.unsigned(plaintext, at: offset, size: size, bigEndian: true).map { Int($0) }
+            } else if size >= 1, size <= 8, offset >= 0, offset <= payload.count - size {
+                // The key does not vary per byte here: the status bytes de-obfuscate alone.
+                var value: UInt64 = 0
+                for i in offset..<offset + size {
+                    value = value << 8 | UInt64(payload[payload.startIndex + i] ^ key.byte(at: i))
+                }
+                status = Int(value)
+            }
             statusOK = status.map { plan.status?.success.contains($0) == true }
+        }
+        self.plaintext = plaintext
+    }
+
+    /// The XOR key of a frame's payload bytes.
+    private enum Key {
+        case none
+        case table([UInt8])
+        case constant(UInt8)
+        /// An expression reading `index`, evaluated per byte (it may fail on any of them).
+        case perByte(Expression, Expression.Context)
+
+        var variesPerByte: Bool {
+            if case .perByte = self { return true }
+            return false
+        }
+
+        /// The key of payload byte `index`, for keys that do not vary per byte (0 otherwise).
+        func byte(at index: Int) -> UInt8 {
+            switch self {
+            case .none, .perByte: return 0
+            case .table(let table): return table.isEmpty ? 0 : table[index % table.count]
+            case .constant(let k): return k
+            }
+        }
+    }
+
+    private static func key(plan: FramePlan, raw: [UInt8], payload: ArraySlice<UInt8>, command: Int?,
+                            sequence: Int?) throws(ExpressionError) -> Key {
+        switch plan.obfuscation {
+        case nil: return .none
+        case .xorKey(let key): return .table(key)
+        case .xorExpression(let expression):
+            var lengthValue: Int?
+            if case .field(let f) = plan.framing.length {
+                lengthValue = FrameBytes.unsigned(raw, at: f.offset, size: f.size, bigEndian: f.bigEndian).map { Int($0) }
+            }
+            var context = Expression.Context(seq: sequence.map(Int64.init), cmd: command.map(Int64.init),
+                                             len: lengthValue.map(Int64.init), frame: raw)
+            if plan.keyPerByte { return .perByte(expression, context) }
+            // One key for the frame (the expression does not read `index`), evaluated as for the
+            // first byte: not at all when there is none.
+            context.index = 0
+            return .constant(payload.isEmpty ? 0 : UInt8(truncatingIfNeeded: try expression.evaluate(context)))
+        }
+    }
+
+    /// The payload XORed with the key.
+    private static func xor(_ payload: ArraySlice<UInt8>, _ key: Key) throws(ExpressionError) -> [UInt8] {
+        switch key {
+        case .none: return Array(payload)
+        case .table, .constant: return xor(payload) { key.byte(at: $0) }
+        case .perByte(let expression, var context):
+            var plain: [UInt8] = []
+            plain.reserveCapacity(payload.count)
+            for (i, byte) in payload.enumerated() {
+                context.index = Int64(i)
+                plain.append(byte ^ UInt8(truncatingIfNeeded: try expression.evaluate(context)))
+            }
+            return plain
         }
     }
 

@@ -26,9 +26,10 @@ final class FramePlan: Sendable {
     /// The checksum verdict of a frame (`ChecksumSpec.verify`): nil when the profile has no
     /// checksum, `.some(nil)` when the frame cannot hold it. The spec is unwrapped once: each
     /// optional chain on it copied it out and back (1.2 % of a run's instructions, callgrind).
-    func verifyChecksum(sent raw: [UInt8], plaintext: [UInt8], payloadEnd: Int) -> (stored: UInt64, computed: UInt64)?? {
+    /// `plaintext` is needed (non-nil) only for a checksum over the plaintext.
+    func verifyChecksum(sent raw: [UInt8], plaintext: [UInt8]?, payloadEnd: Int) -> (stored: UInt64, computed: UInt64)?? {
         guard let checksum else { return nil }
-        guard checksum.overPlaintext else { return .some(checksum.verify(sent: raw, covered: raw)) }
+        guard checksum.overPlaintext, let plaintext else { return .some(checksum.verify(sent: raw, covered: raw)) }
         return .some(checksum.verify(sent: raw, covered: Array(raw.prefix(framing.payloadOffset)) + plaintext + raw.suffix(from: payloadEnd)))
     }
 

@@ -61,6 +61,16 @@ public struct VendorSession: Sendable {
 
     public mutating func updateMTU(_ mtu: Int) { self.mtu = mtu }
 
+    /// False when the caller lists few frames: frames then come without `plaintext` (unless
+    /// it decided their checksum), which `plaintext(of:)` restores for those it keeps.
+    public var keepsPlaintext = true
+
+    /// The de-obfuscated payload of a frame of this session; nil when it is malformed.
+    public func plaintext(of frame: VendorFrame) -> [UInt8]? {
+        guard frame.problem == nil else { return nil }
+        return frame.plaintext ?? DecodedFields(frame: frame.raw, plan: plan, direction: frame.direction).plaintext
+    }
+
     /// True when `profile` carries frames on this characteristic with this opcode.
     public func carriesFrames(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?) -> Bool {
         plan.channels.contains { channel in
@@ -173,7 +183,7 @@ public struct VendorSession: Sendable {
         switch output {
         case .frame(let c):
             cut = c
-            let fields = DecodedFields(frame: c.bytes, plan: plan, direction: direction)
+            let fields = DecodedFields(frame: c.bytes, plan: plan, direction: direction, keepsPlaintext: keepsPlaintext)
             decoded = fields
             problem = fields.problem
         case .garbage(let c, let reason):
