@@ -66,6 +66,42 @@ struct DecodedFieldsTests {
             #expect(fields == expected, "\(count) bytes")
         }
     }
+
+    /// Without the plaintext kept, every truncation of an obfuscated response still gives the
+    /// same command, sequence, checksum, status and problem; only `plaintext` is left out.
+    @Test func statusWithoutThePlaintext() {
+        // UNLOCK's response, seq 0x13: key (0x5A − 0x13) = 0x47; status 0x01 (failure), then 0x7F.
+        let response = DemoLockFrame.encode(command: 0x90, sequence: 0x13, plaintext: [0x01, 0x7F])
+        #expect(response == [0xAA, 0x90, 0x13, 0x00, 0x02, 0x46, 0x38, response[7], 0x55])
+        for count in 0...response.count {
+            let frame = Array(response.prefix(count))
+            var kept = Fields(DecodedFields(frame: frame, profile: Self.lock, direction: .deviceToHost))
+            let lean = Fields(DecodedFields(frame: frame, plan: FramePlan(Self.lock), direction: .deviceToHost, keepsPlaintext: false))
+            if count == response.count {
+                #expect(kept == Fields(plaintext: [0x01, 0x7F], checksumOK: true, command: 0x90, sequence: 0x13, status: 1, statusOK: false))
+            }
+            kept.plaintext = nil
+            #expect(lean == kept, "\(count) bytes")
+        }
+    }
+
+    /// A key that varies per byte still de-obfuscates the whole payload: a failure on any
+    /// byte makes the frame malformed, whether its plaintext is kept or not.
+    @Test func perByteKeyFailsTheSameWithoutThePlaintext() throws {
+        let profile = try ProfileLoader.load(yaml: """
+            profile: t
+            match: {companyId: 1}
+            channels: [{direction: device-to-host, handle: 1, via: [notification]}]
+            framing: {payload: {offset: 1, trailer: 0}}
+            obfuscation: {xorExpression: 7 / (index - 2)}
+            commands: {command: {offset: 0}, status: {offset: 0, success: [0]}}
+            """, file: "t.yaml")
+        let frame: [UInt8] = [0x81, 0x00, 0x00, 0x00]
+        let lean = Fields(DecodedFields(frame: frame, plan: FramePlan(profile), direction: .deviceToHost, keepsPlaintext: false))
+        let kept = Fields(DecodedFields(frame: frame, profile: profile, direction: .deviceToHost))
+        #expect(lean == kept)
+        #expect(lean.problem?.hasPrefix("XOR key: ") == true)
+    }
 }
 
 /// The fields of `DecodedFields`, built member by member for expectations.

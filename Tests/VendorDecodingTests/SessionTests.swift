@@ -52,6 +52,26 @@ struct SessionTests {
         #expect(f.failures.isEmpty)
     }
 
+    /// Frames decoded without their plaintext have the same outcomes; `plaintext(of:)` gives it back.
+    @Test func framesWithoutPlaintextGetItBack() {
+        func exchange(keepsPlaintext: Bool) -> Feeder {
+            var f = Feeder()
+            f.session.keepsPlaintext = keepsPlaintext
+            f.command(0x11, seq: 0x5B, [7, 8], at: 0)
+            f.response(0x11, seq: 0x5B, status: 0x03, at: 25)
+            return f
+        }
+        let kept = exchange(keepsPlaintext: true)
+        let lean = exchange(keepsPlaintext: false)
+        #expect(kept.frames.map(\.plaintext) == [[7, 8], [0x03]])
+        #expect(lean.frames.map(\.plaintext) == [nil, nil])
+        #expect(lean.frames.map { lean.session.plaintext(of: $0) } == [[7, 8], [0x03]])
+        var restored = lean.frames
+        for i in restored.indices { restored[i].plaintext = kept.frames[i].plaintext }
+        #expect(restored == kept.frames)
+        #expect(lean.failures == kept.failures)
+    }
+
     @Test func failureStatusFailsTheResponseAndItsCommand() {
         var f = Feeder()
         f.command(0x11, seq: 0x5B, at: 0)
