@@ -87,12 +87,27 @@ struct DeviceRegistry {
         state.bursts.add(timeUs: timeUs, rssi: dBm)
         state.firstSeenUs = min(state.firstSeenUs ?? timeUs, timeUs)
         state.lastSeenUs = max(state.lastSeenUs ?? timeUs, timeUs)
-        if let data {
-            if let name = data.localName { Self.append(name, to: &state.names) }
-            for (company, _) in data.manufacturerData { Self.append(company, to: &state.companyIDs) }
-            for uuid in data.serviceUUIDs { Self.append(uuid, to: &state.serviceUUIDs) }
-            if let power = data.txPower { state.txPower = power }
+        guard let data else { return }
+        // One pass over the structures, with what `localName`, `manufacturerData`,
+        // `serviceUUIDs` and `txPower` would give (each of them is a pass, and most build an array).
+        var name: String?
+        var nameIsComplete = false
+        var power: Int8?
+        for structure in data.structures {
+            switch structure.value {
+            case .localName(let local):
+                if !nameIsComplete && (name == nil || local.isComplete) {
+                    name = local.name
+                    nameIsComplete = local.isComplete
+                }
+            case .manufacturerSpecificData(let company, _): Self.append(company, to: &state.companyIDs)
+            case .serviceUUIDs(let uuids, _): for uuid in uuids { Self.append(uuid, to: &state.serviceUUIDs) }
+            case .txPowerLevel(let dBm): power = power ?? dBm
+            default: break
+            }
         }
+        if let name { Self.append(name, to: &state.names) }
+        if let power { state.txPower = power }
     }
 
     mutating func sawConnection(slot: Int, id: String, timeUs: Int64) {
@@ -148,62 +163,5 @@ struct RSSIHistogram {
             if seen * 2 >= count { median = i; break }
         }
         return RSSIStatistics(min: low - 128, median: median - 128, max: high - 128, count: count)
-    }
-}
-
-/// Advertising bursts of one address, in bounded memory: past `cap` bursts, the two closest
-/// neighbours merge, so a week-long capture keeps the shape of its advertising.
-struct AdvertisingBursts {
-    /// A gap longer than this starts a new burst.
-    static let gapUs: Int64 = 2_000_000
-    static let cap = 256
-    private(set) var bursts: [AdvertisingBurst] = []
-    /// `gaps[i]`: from the end of burst `i` to the start of burst `i + 1` (what `mergeClosest` scans).
-    private var gaps: [Int64] = []
-
-    mutating func add(timeUs: Int64, rssi: Int?) {
-        let last = bursts.count - 1
-        if last >= 0, Self.gap(from: bursts[last].endUs, to: timeUs) <= Self.gapUs, timeUs >= bursts[last].endUs {
-            bursts[last].endUs = timeUs
-            bursts[last].count += 1
-            if let rssi {
-                bursts[last].rssiMin = min(bursts[last].rssiMin ?? rssi, rssi)
-                bursts[last].rssiMax = max(bursts[last].rssiMax ?? rssi, rssi)
-            }
-            return
-        }
-        if last >= 0 { gaps.append(Self.gap(from: bursts[last].endUs, to: timeUs)) }
-        bursts.append(AdvertisingBurst(startUs: timeUs, endUs: timeUs, count: 1, rssiMin: rssi, rssiMax: rssi))
-        if bursts.count > Self.cap { mergeClosest() }
-    }
-
-    /// Merges the first pair with the smallest gap.
-    private mutating func mergeClosest() {
-        var best = 0
-        var bestGap = Int64.max
-        for (i, gap) in gaps.enumerated() where gap < bestGap {
-            bestGap = gap
-            best = i
-        }
-        let next = bursts.remove(at: best + 1)
-        gaps.remove(at: best)
-        bursts[best].endUs = max(bursts[best].endUs, next.endUs)
-        bursts[best].count += next.count
-        bursts[best].rssiMin = Self.extreme(bursts[best].rssiMin, next.rssiMin, by: min)
-        bursts[best].rssiMax = Self.extreme(bursts[best].rssiMax, next.rssiMax, by: max)
-        if best < gaps.count { gaps[best] = Self.gap(from: bursts[best].endUs, to: bursts[best + 1].startUs) }
-    }
-
-    /// `to − from`, saturated: timestamps come from the capture and may be anything.
-    private static func gap(from: Int64, to: Int64) -> Int64 {
-        let (difference, overflow) = to.subtractingReportingOverflow(from)
-        return overflow ? (to > from ? .max : .min) : difference
-    }
-
-    /// The smaller (or larger) of two optional values; nil only when both are.
-    private static func extreme(_ a: Int?, _ b: Int?, by pick: (Int, Int) -> Int) -> Int? {
-        guard let a else { return b }
-        guard let b else { return a }
-        return pick(a, b)
     }
 }

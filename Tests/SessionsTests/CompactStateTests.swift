@@ -136,11 +136,67 @@ struct CompactStateTests {
         #expect(HandleUUIDs()[0x0001] == nil)
     }
 
+    /// Past the cap, bursts merge exactly as scanning every gap for the first smallest one does
+    /// (the reference below), through thousands of merges, ties, and times going backwards.
+    @Test func burstsMergeAsAFullScanWould() {
+        var bursts = AdvertisingBursts()
+        var reference = ReferenceBursts()
+        var random: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var time: Int64 = 0
+        for step in 0..<20_000 {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let roll = Int(random >> 33)
+            // Mostly bursts 2–12 s apart in whole seconds (many tied gaps), some backwards jumps.
+            time += roll % 50 == 0 ? -Int64(roll % 7_000_000) : roll % 3 == 0 ? 100_000 : Int64(2 + roll % 11) * 1_000_000
+            let rssi = roll % 5 == 0 ? nil : -(roll % 90)
+            bursts.add(timeUs: time, rssi: rssi)
+            reference.add(timeUs: time, rssi: rssi)
+            if step % 997 == 0 { #expect(bursts.bursts == reference.bursts, "step \(step)") }
+        }
+        #expect(bursts.bursts.count == AdvertisingBursts.cap)
+        #expect(bursts.bursts == reference.bursts)
+        #expect(bursts.bursts.reduce(0) { $0 + $1.count } == 20_000)
+    }
+
     /// Capture timestamps may be anything: gaps between bursts saturate instead of overflowing.
     @Test func burstGapsSaturateOnExtremeTimestamps() {
         var bursts = AdvertisingBursts()
         for time in [Int64.min, Int64.max, Int64.min, 0] { bursts.add(timeUs: time, rssi: nil) }
         #expect(bursts.bursts.map(\.startUs) == [Int64.min, Int64.max, Int64.min, 0])
         #expect(bursts.bursts.map(\.count) == [1, 1, 1, 1])
+    }
+}
+
+/// The merge rule written plainly: scan every gap for the first smallest, close up the arrays.
+private struct ReferenceBursts {
+    var bursts: [AdvertisingBurst] = []
+    var gaps: [Int64] = []
+
+    mutating func add(timeUs: Int64, rssi: Int?) {
+        if let last = bursts.last, gap(last.endUs, timeUs) <= AdvertisingBursts.gapUs, timeUs >= last.endUs {
+            bursts[bursts.count - 1].endUs = timeUs
+            bursts[bursts.count - 1].count += 1
+            if let rssi {
+                bursts[bursts.count - 1].rssiMin = min(last.rssiMin ?? rssi, rssi)
+                bursts[bursts.count - 1].rssiMax = max(last.rssiMax ?? rssi, rssi)
+            }
+            return
+        }
+        if let last = bursts.last { gaps.append(gap(last.endUs, timeUs)) }
+        bursts.append(AdvertisingBurst(startUs: timeUs, endUs: timeUs, count: 1, rssiMin: rssi, rssiMax: rssi))
+        guard bursts.count > AdvertisingBursts.cap else { return }
+        let best = gaps.indices.min { gaps[$0] < gaps[$1] }!
+        let next = bursts.remove(at: best + 1)
+        gaps.remove(at: best)
+        bursts[best].endUs = max(bursts[best].endUs, next.endUs)
+        bursts[best].count += next.count
+        bursts[best].rssiMin = [bursts[best].rssiMin, next.rssiMin].compactMap { $0 }.min()
+        bursts[best].rssiMax = [bursts[best].rssiMax, next.rssiMax].compactMap { $0 }.max()
+        if best < gaps.count { gaps[best] = gap(bursts[best].endUs, bursts[best + 1].startUs) }
+    }
+
+    func gap(_ from: Int64, _ to: Int64) -> Int64 {
+        let (difference, overflow) = to.subtractingReportingOverflow(from)
+        return overflow ? (to > from ? .max : .min) : difference
     }
 }
