@@ -1,3 +1,4 @@
+import BLEBase
 import Dispatch
 import Sessions
 
@@ -36,7 +37,7 @@ enum SessionThread {
         while true {
             switch handOff.receive() {
             case .events(var events, let offset):
-                events.drain { vendor.handle($0) }
+                events.drain(filler: .filler) { vendor.handle($0) }
                 progress?(offset)
             case .end(let end):
                 return end

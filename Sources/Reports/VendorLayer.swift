@@ -164,49 +164,53 @@ public struct VendorLayer {
         return index(of: value.connectionID)
     }
 
-    /// Counts and collects `events` (those of the link at `index`), then empties them. By
-    /// position: `for event in events` copied each event out, frame and strings retained (1.4 %
-    /// of a run's instructions).
+    /// Counts and collects `events` (those of the link at `index`), then empties them, moving
+    /// each out (`Array.drain`) from a list of its own (the body changes `self`).
     private mutating func absorbEvents(link index: Dictionary<String, Link>.Index) {
-        for position in events.indices {
-            switch events[position] {
-            case .frame(var frame):
-                let start = links.values[index].account(for: frame)
-                let failed = frame.outcome != .ok
-                let listed: Bool
-                switch listing {
-                case .all where frames.count < Self.listingCap: listed = true
-                case .all, .failed:
-                    // Failed frames stay listed, up to the failures' cap (all of them are counted).
-                    listed = failed && failedFramesListed < SessionAnalyzer.failuresListedPerKind
-                    if failed && !listed || !failed && listing == .all { listingCapped = true }
-                    if listed { failedFramesListed += 1 }
-                case .none: listed = false
-                }
-                if listed {
-                    if frame.plaintext == nil { frame.plaintext = links.values[index].session.plaintext(of: frame) }
-                    frames.append(frame)
-                    // Only listed frames are looked up: the others' starts would grow with the capture.
-                    if let start { firstFragments["\(frame.connection)#\(frame.id)"] = start }
-                }
-                if keepsCommands, frame.direction == .hostToDevice || frame.outcome == .unsolicited || frame.outcome == .crcMismatch
-                    || frame.outcome == .malformed {
-                    commands.append(commandEvent(frame))
-                }
-            case .failure(let failure):
-                failureCounts[failure.kind.rawValue, default: 0] += 1
-                // Listed up to the same cap as the session failures; all are counted.
-                guard failureCounts[failure.kind.rawValue, default: 0] <= SessionAnalyzer.failuresListedPerKind else {
-                    suppressedFailures[FailureKind(rawValue: failure.kind.rawValue), default: 0] += 1
-                    continue
-                }
-                failures.append(Failure(
-                    kind: FailureKind(rawValue: failure.kind.rawValue), timeUs: failure.timeUs, record: nil,
-                    deviceID: devices[failure.connection], connectionID: failure.connection, summary: failure.summary,
-                    details: [.int("frame", failure.frame), .int("detectedUs", failure.detectedUs)]))
+        var drained: [VendorEvent] = []
+        swap(&drained, &events)
+        drained.drain(filler: .filler) { absorb($0, link: index) }
+        swap(&drained, &events)
+    }
+
+    /// Counts one event, and lists it while the listing has room.
+    private mutating func absorb(_ event: consuming VendorEvent, link index: Dictionary<String, Link>.Index) {
+        switch consume event {
+        case .frame(var frame):
+            let start = links.values[index].account(for: frame)
+            let failed = frame.outcome != .ok
+            let listed: Bool
+            switch listing {
+            case .all where frames.count < Self.listingCap: listed = true
+            case .all, .failed:
+                // Failed frames stay listed, up to the failures' cap (all of them are counted).
+                listed = failed && failedFramesListed < SessionAnalyzer.failuresListedPerKind
+                if failed && !listed || !failed && listing == .all { listingCapped = true }
+                if listed { failedFramesListed += 1 }
+            case .none: listed = false
             }
+            if listed {
+                if frame.plaintext == nil { frame.plaintext = links.values[index].session.plaintext(of: frame) }
+                frames.append(frame)
+                // Only listed frames are looked up: the others' starts would grow with the capture.
+                if let start { firstFragments["\(frame.connection)#\(frame.id)"] = start }
+            }
+            if keepsCommands, frame.direction == .hostToDevice || frame.outcome == .unsolicited || frame.outcome == .crcMismatch
+                || frame.outcome == .malformed {
+                commands.append(commandEvent(frame))
+            }
+        case .failure(let failure):
+            failureCounts[failure.kind.rawValue, default: 0] += 1
+            // Listed up to the same cap as the session failures; all are counted.
+            guard failureCounts[failure.kind.rawValue, default: 0] <= SessionAnalyzer.failuresListedPerKind else {
+                suppressedFailures[FailureKind(rawValue: failure.kind.rawValue), default: 0] += 1
+                return
+            }
+            failures.append(Failure(
+                kind: FailureKind(rawValue: failure.kind.rawValue), timeUs: failure.timeUs, record: nil,
+                deviceID: devices[failure.connection], connectionID: failure.connection, summary: failure.summary,
+                details: [.int("frame", failure.frame), .int("detectedUs", failure.detectedUs)]))
         }
-        events.removeAll(keepingCapacity: true)
     }
 
     private mutating func addTotals(of link: Link, connection: String) {

@@ -67,6 +67,9 @@ public enum SessionEvent: Sendable {
     /// A Write Response: the peer acknowledged the connection's Write Request.
     case writeResponse(connectionID: String, timeUs: Int64)
     case connectionEnded(connectionID: String, timeUs: Int64)
+
+    /// An event that owns nothing, holding the place of one moved out of a list (`Array.drain`).
+    public static var filler: SessionEvent { .writeResponse(connectionID: "", timeUs: 0) }
 }
 
 /// Turns decoded packets into devices, connections, GATT databases, ATT transactions, HCI

@@ -71,4 +71,9 @@ public struct VendorFailure: Sendable, Equatable {
 public enum VendorEvent: Sendable, Equatable {
     case frame(VendorFrame)
     case failure(VendorFailure)
+
+    /// An event that owns nothing, holding the place of one moved out of a list (`Array.drain`).
+    public static var filler: VendorEvent {
+        .failure(VendorFailure(kind: .noResponse, timeUs: 0, detectedUs: 0, connection: "", frame: 0, summary: ""))
+    }
 }

@@ -121,8 +121,11 @@ public struct VendorSession: Sendable {
         // In place: a copy taken out of the array would copy the assembler's buffer on write.
         assemblers[index].assembler.feed(bytes, timeUs: timeUs, record: record, attOpcode: attOpcode,
                                          fragmentLimit: max(mtu - 3, 1), into: &outputs)
-        for output in outputs { accept(output, direction: direction, handle: handle, nowUs: timeUs) }
-        outputs.removeAll(keepingCapacity: true)
+        // Moved out of a list of our own (`accept` changes `self`, so `outputs` cannot be lent).
+        var completed: [FrameAssembler.Output] = []
+        swap(&completed, &outputs)
+        completed.drain(filler: .filler) { accept($0, direction: direction, handle: handle, nowUs: timeUs) }
+        swap(&completed, &outputs)
         flush(into: &events)
     }
 
@@ -176,11 +179,12 @@ public struct VendorSession: Sendable {
 
     // MARK: frames
 
-    private mutating func accept(_ output: FrameAssembler.Output, direction: VendorDirection, handle: UInt16, nowUs: Int64) {
+    private mutating func accept(_ output: consuming FrameAssembler.Output, direction: VendorDirection, handle: UInt16,
+                                 nowUs: Int64) {
         let cut: FrameAssembler.Cut
         var decoded: DecodedFields?
         var problem: String?
-        switch output {
+        switch consume output {
         case .frame(let c):
             cut = c
             let fields = DecodedFields(frame: c.bytes, plan: plan, direction: direction, keepsPlaintext: keepsPlaintext)

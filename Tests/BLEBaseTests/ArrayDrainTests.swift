@@ -1,0 +1,35 @@
+import Testing
+@testable import BLEBase
+
+/// `Array.drain` hands each element over once, in order, moved out rather than copied: the
+/// array lets go of each one as its turn ends, not all of them at the end.
+struct ArrayDrainTests {
+    final class Log { var lines: [String] = [] }
+
+    final class Box {
+        let value: Int
+        let log: Log
+        init(_ value: Int, log: Log) { (self.value, self.log) = (value, log) }
+        deinit { log.lines.append("free \(value)") }
+    }
+
+    @Test func drainsEveryElementInOrderLettingEachGo() {
+        let log = Log()
+        let filler = Box(0, log: log)
+        var boxes = (1...3).map { Box($0, log: log) }
+        boxes.drain(filler: filler) { log.lines.append("see \($0.value)") }
+        #expect(log.lines == ["see 1", "free 1", "see 2", "free 2", "see 3", "free 3"])
+        #expect(boxes.isEmpty)
+    }
+
+    @Test func drainsTheFirstElementsAndKeepsTheRest() {
+        let log = Log()
+        let filler = Box(0, log: log)
+        var boxes = (1...4).map { Box($0, log: log) }
+        boxes.drain(first: 2, filler: filler) { log.lines.append("see \($0.value)") }
+        #expect(boxes.map(\.value) == [3, 4])
+        boxes.drain(first: 9, filler: filler) { log.lines.append("see \($0.value)") }
+        #expect(log.lines == ["see 1", "free 1", "see 2", "free 2", "see 3", "free 3", "see 4", "free 4"])
+        #expect(boxes.isEmpty)
+    }
+}
