@@ -7,7 +7,7 @@ final class FramePlan: Sendable {
     let channels: [Channel]
     let commands: CommandRules?
     /// The parts of `commands` read per frame, kept apart so that no frame copies the rules.
-    let commandNames: [Int: String]
+    let commandNames: CodeMap<String>
     let responseTable: [Int: Int]?
     let sameSequence: Bool
     let queuesCommands: Bool
@@ -38,7 +38,7 @@ final class FramePlan: Sendable {
         framing = profile.framing
         channels = profile.channels
         commands = profile.commands
-        commandNames = profile.commands?.names ?? [:]
+        commandNames = CodeMap(profile.commands?.names ?? [:])
         responseTable = profile.commands?.responseTable
         sameSequence = profile.commands?.sameSequence ?? false
         queuesCommands = profile.commands?.queues ?? true

@@ -46,9 +46,9 @@ public struct VendorSession: Sendable {
     private var held: [Held] = []
     private var nextID = 0
     private var awaitingWriteResponse: Int?
-    /// Names found for response codes (`commandName(_:)`), when the answer depends on the code
+    /// Names found for response codes (`commandName(…)`), when the answer depends on the code
     /// alone; at most `maxRememberedNames` codes.
-    private var responseNames: [Int: String?] = [:]
+    private var responseNames = CodeMap<String?>()
     static let maxRememberedNames = 4096
     private let plan: FramePlan
 
@@ -194,17 +194,18 @@ public struct VendorSession: Sendable {
             cut = c
             problem = reason
         }
+        let name = rememberedCommandName(direction: direction, command: decoded?.command, sequence: decoded?.sequence,
+                                         raw: cut.bytes)
         // Built in its entry: the frame is not copied on its way.
         var entry = Held(frame: VendorFrame(
             id: nextID, connection: connection, direction: direction, attOpcode: cut.attOpcode, handle: handle,
             firstTimeUs: cut.firstTimeUs, lastTimeUs: cut.lastTimeUs, firstRecord: cut.firstRecord,
             lastRecord: cut.lastRecord, fragments: cut.fragments, raw: cut.bytes,
             plaintext: problem == nil ? decoded?.plaintext : nil, checksumOK: decoded?.checksumOK,
-            command: decoded?.command, commandName: nil, sequence: decoded?.sequence, status: decoded?.status,
+            command: decoded?.command, commandName: name, sequence: decoded?.sequence, status: decoded?.status,
             statusOK: decoded?.statusOK, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: problem),
             failures: [], pending: false, expectedResponse: nil, deadlineUs: 0, acknowledged: true)
         nextID += 1
-        entry.frame.commandName = rememberedCommandName(entry.frame)
         if problem != nil {
             entry.frame.outcome = .malformed
             entry.failures.append(failure(.malformedFrame, frame: entry.frame, timeUs: entry.frame.lastTimeUs,
@@ -276,31 +277,31 @@ public struct VendorSession: Sendable {
         Expression.Context(seq: frame.sequence.map(Int64.init), cmd: frame.command.map(Int64.init), frame: frame.raw)
     }
 
-    /// `commandName(_:)`, remembered per response code when only the code decides it.
-    private mutating func rememberedCommandName(_ frame: VendorFrame) -> String? {
-        guard plan.responseNameDependsOnCodeOnly, frame.direction == .deviceToHost, let cmd = frame.command else {
-            return commandName(frame)
+    /// `commandName(…)`, remembered per response code when only the code decides it.
+    private mutating func rememberedCommandName(direction: VendorDirection, command: Int?, sequence: Int?,
+                                                raw: [UInt8]) -> String? {
+        guard plan.responseNameDependsOnCodeOnly, direction == .deviceToHost, let command else {
+            return commandName(direction: direction, command: command, sequence: sequence, raw: raw)
         }
-        if let known = responseNames[cmd] { return known }
-        let name = commandName(frame)
-        if responseNames.count < Self.maxRememberedNames { responseNames[cmd] = name }
+        if let known = responseNames[command] { return known }
+        let name = commandName(direction: direction, command: command, sequence: sequence, raw: raw)
+        if responseNames.count < Self.maxRememberedNames { responseNames.set(name, for: command) }
         return name
     }
 
-    /// The name of the frame's command; a response's is its command's (found through the
+    /// The name of a frame's command; a response's is its command's (found through the
     /// response rule when the code has no name of its own).
-    private func commandName(_ frame: VendorFrame) -> String? {
-        guard let cmd = frame.command else { return nil }
-        if let name = plan.commandNames[cmd] { return name }
-        guard frame.direction == .deviceToHost, let rules = plan.commands else { return nil }
+    private func commandName(direction: VendorDirection, command: Int?, sequence: Int?, raw: [UInt8]) -> String? {
+        guard let command else { return nil }
+        if let name = plan.commandNames[command] { return name }
+        guard direction == .deviceToHost, let rules = plan.commands else { return nil }
         if let table = rules.responseTable {
-            let commands = table.filter { $0.value == cmd }.map(\.key)
+            let commands = table.filter { $0.value == command }.map(\.key)
             return commands.count == 1 ? commands.first.flatMap { rules.names[$0] } : nil
         }
         for code in rules.names.keys.sorted() {
-            var c = context(frame)
-            c.cmd = Int64(code)
-            if (try? rules.responseCommand.evaluate(c)) == Int64(cmd) { return rules.names[code] }
+            let context = Expression.Context(seq: sequence.map(Int64.init), cmd: Int64(code), frame: raw)
+            if (try? rules.responseCommand.evaluate(context)) == Int64(command) { return rules.names[code] }
         }
         return nil
     }
