@@ -81,4 +81,20 @@ struct AnalysisThreadTests {
             #expect(prefetching.diagnostics.count == (path == sample ? 0 : 1))
         }
     }
+
+    /// Records with arrays of their own (pcapng) come in order whatever the batch size, the
+    /// last, shorter batch included.
+    @Test(arguments: [1, 7, 16, 100_000])
+    func prefetchingReaderKeepsTheOrderOfRecordsItDoesNotPack(recordsPerBatch: Int) throws {
+        let sample = SharedCaptures.packageRoot.appendingPathComponent("Samples/demo-lock.pcapng").path
+        let direct = try CaptureFile.open(sample)
+        var expected: [CaptureRecord] = []
+        while let record = direct.next() { expected.append(record) }
+        let prefetching = PrefetchingReader(try CaptureFile.open(sample), recordsPerBatch: recordsPerBatch)
+        var records: [CaptureRecord] = []
+        while let record = prefetching.next() { records.append(record) }
+        #expect(expected.count % 7 != 0 && expected.count % 16 != 0)
+        #expect(records == expected)
+        #expect(prefetching.next() == nil)
+    }
 }
