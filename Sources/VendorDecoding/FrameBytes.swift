@@ -13,14 +13,14 @@ enum FrameBytes {
     }
 
     /// An unsigned integer of `size` (1...8) bytes at `offset`; nil when it lies outside `bytes`.
-    static func unsigned<C: RandomAccessCollection>(_ bytes: C, at offset: Int, size: Int, bigEndian: Bool) -> UInt64?
-    where C.Element == UInt8, C.Index == Int {
+    static func unsigned(_ bytes: [UInt8], at offset: Int, size: Int, bigEndian: Bool) -> UInt64? {
         guard size >= 1, size <= 8, offset >= 0, offset <= bytes.count - size else { return nil }
-        let start = bytes.startIndex + offset
-        var value: UInt64 = 0
-        for i in 0..<size {
-            value = value << 8 | UInt64(bytes[bigEndian ? start + i : start + size - 1 - i])
+        return bytes.withUnsafeBufferPointer { bytes in
+            var value: UInt64 = 0
+            for i in 0..<size {
+                value = value << 8 | UInt64(bytes[bigEndian ? offset + i : offset + size - 1 - i])
+            }
+            return value
         }
-        return value
     }
 }
