@@ -47,6 +47,28 @@ import Testing
         #expect(result.records.map(\.fileOffset) == expected)
     }
 
+    /// Records libpcap keeps whole are placed from their lengths, records it cuts to the file's
+    /// snapshot length from the file: the offsets are the file's either way.
+    @Test(arguments: [262_144, 12, 8])
+    func pcapFileOffsets(snapshotLength: Int) throws {
+        var bytes = CaptureWriter.pcap(Fixtures.hciRecords)
+        bytes.replaceSubrange(16..<20, with: withUnsafeBytes(of: UInt32(snapshotLength).littleEndian, Array.init))
+        let result = try Fixtures.read(bytes)
+        // 24-byte file header, then per record a 16-byte header, the 4-byte direction and the payload.
+        var offset = 24
+        var expected: [Int] = []
+        for record in Fixtures.hciRecords {
+            expected.append(offset)
+            offset += 16 + 4 + 1 + record.payload.count
+        }
+        #expect(result.records.map(\.fileOffset) == expected)
+        let cutByLibpcap = Fixtures.hciRecords.filter { 4 + 1 + $0.payload.count > snapshotLength }
+        #expect(!cutByLibpcap.isEmpty == (snapshotLength < 262_144))
+        #expect(result.records.filter(\.isTruncated).count
+                == Fixtures.hciRecords.filter { $0.isTruncated || 4 + 1 + $0.payload.count > snapshotLength }.count)
+        #expect(result.diagnostics.filter { $0.severity == .error }.isEmpty)
+    }
+
     @Test(arguments: [UInt32(201), 187])
     func pcapH4(linkType: UInt32) throws {
         // 187 carries no direction in classic pcap.

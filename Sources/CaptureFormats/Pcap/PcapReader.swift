@@ -12,6 +12,9 @@ final class PcapReader: RecordReader {
     private let linkType: LinkType
     private let role: LinkType.Role
     private var walker: (any FrameWalker)?
+    /// The most bytes libpcap keeps of a record (the file's snapshot length, within libpcap's
+    /// own cap): a record it returns shorter than this, it did not cut.
+    private let snapshotLength: Int
     private var log: DiagnosticLog
     private var recordNumber = 0
     private var cutRecords = 0
@@ -57,6 +60,7 @@ final class PcapReader: RecordReader {
             throw CaptureError(file: path, message: "unsupported pcap link type \(type.rawValue) (\(name))")
         }
         handle = opened
+        snapshotLength = Int(pcap_snapshot(opened))
         linkType = type
         self.role = role
         walker = container == .pcap ? PcapFrameWalker(input: walkerInput, bigEndian: bigEndian)
@@ -80,7 +84,7 @@ final class PcapReader: RecordReader {
                 return finish(libpcapError: status == PCAP_ERROR ? String(cString: pcap_geterr(handle)) : nil)
             }
             recordNumber += 1
-            let frame = nextFrame()
+            let frame = nextFrame(capturedLength: Int(header.pointee.caplen))
             recordBytes.removeAll(keepingCapacity: true)
             recordBytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(header.pointee.caplen)))
             let originalLength = Int(header.pointee.len)
@@ -111,9 +115,9 @@ final class PcapReader: RecordReader {
 
     /// The walker's frame for the record libpcap just returned; a walker that falls out of step
     /// is dropped with one diagnostic (offsets and flags are then unknown).
-    private func nextFrame() -> PacketFrame? {
+    private func nextFrame(capturedLength: Int) -> PacketFrame? {
         guard let walker else { return nil }
-        switch walker.next() {
+        switch walker.next(capturedLength: capturedLength, clamp: snapshotLength) {
         case .frame(let frame):
             return frame
         case .lost(let offset, let reason):
@@ -129,7 +133,9 @@ final class PcapReader: RecordReader {
 
     private func finish(libpcapError: String?) -> CaptureRecord? {
         finished = true
-        let step = walker?.next()
+        // libpcap reports a record or block cut short as an error: after a clean end of file the
+        // walk has nothing to add (and for classic pcap it would read the whole file again).
+        let step = libpcapError == nil ? nil : walker?.next()
         if case .truncated(let offset, let have, let total, let header) = step {
             log.truncatedFinalRecord(record: recordNumber + 1, at: offset, have: have, total: total, header: header)
         } else if let libpcapError {
