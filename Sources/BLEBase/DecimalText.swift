@@ -4,7 +4,8 @@ public enum DecimalText {
     /// Appends `value` in decimal, padded on the left with zeros to `width` characters; a minus
     /// sign counts as one of them and follows the zeros (`-3` at width 4 is `00-3`, as the
     /// padding of its text form would be).
-    public static func append(_ value: Int64, width: Int = 0, to text: inout [UInt8]) {
+    @inlinable
+    public static func append<Out: ByteAppending>(_ value: Int64, width: Int = 0, to text: inout Out) {
         // The digits right to left into a scratch buffer (20 holds UInt64.max), then copied in
         // one append: writing them into the array's own places checked its uniqueness per digit.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in

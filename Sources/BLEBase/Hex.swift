@@ -15,7 +15,7 @@ public enum Hex {
     /// Inlinable so that callers in other modules get it specialized: the generic version
     /// allocated for every byte it iterated.
     @inlinable
-    public static func append<C: Collection>(_ bytes: C, to out: inout [UInt8]) where C.Element == UInt8 {
+    public static func append<C: Collection, Out: ByteAppending>(_ bytes: C, to out: inout Out) where C.Element == UInt8 {
         for byte in bytes {
             out.append(digits[Int(byte >> 4)])
             out.append(digits[Int(byte & 0x0F)])

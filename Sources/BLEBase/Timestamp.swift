@@ -18,7 +18,8 @@ public enum Timestamp {
 
     /// `iso8601(unixMicroseconds:)` appended to a byte buffer (the JSON report writes three per
     /// connection and two per vendor frame).
-    public static func appendISO8601(unixMicroseconds us: Int64, to text: inout [UInt8]) {
+    @inlinable
+    public static func appendISO8601<Out: ByteAppending>(unixMicroseconds us: Int64, to text: inout Out) {
         let seconds = us >= 0 ? us / 1_000_000 : (us - 999_999) / 1_000_000
         let micros = us - seconds * 1_000_000
         var days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400

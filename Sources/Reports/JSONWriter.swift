@@ -7,38 +7,51 @@ import BLEBase
 /// that untrusted text from a capture stays inert when the JSON is embedded in an HTML page or
 /// JavaScript.
 public struct JSONWriter {
-    public private(set) var bytes: [UInt8] = []
+    /// The text written so far; a copied writer copies it when it writes on (`unique`).
+    private var out: JSONBuffer
     /// Whether the next value in the current object or array comes after another.
     private var needsComma = false
     /// `needsComma` of the enclosing objects and arrays, innermost last.
     private var enclosingNeedsComma: [Bool] = []
 
-    public init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int = 4096) { out = JSONBuffer(capacity: capacity) }
+
+    /// The text written so far.
+    public var bytes: [UInt8] { out.bytes }
+    /// How many bytes `bytes` holds.
+    public var count: Int { out.count }
 
     /// Hands over the text written so far and starts an empty buffer (the document's nesting is
     /// kept), so that a long document can be streamed out in pieces.
     public mutating func takeBytes() -> [UInt8] {
-        let taken = bytes
-        bytes = []
-        bytes.reserveCapacity(min(taken.count, 1 << 16))
+        let taken = out.bytes
+        unique()
+        out.removeAll()
         return taken
     }
 
+    /// Every write starts here or in `end`: a writer whose buffer a copy shares takes its own.
+    private mutating func unique() {
+        if !isKnownUniquelyReferenced(&out) { out = out.copy() }
+    }
+
     private mutating func separator() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        unique()
+        if needsComma { out.append(UInt8(ascii: ",")) }
         needsComma = true
     }
 
     private mutating func begin(_ bracket: UInt8) {
         separator()
-        bytes.append(bracket)
+        out.append(bracket)
         enclosingNeedsComma.append(needsComma)
         needsComma = false
     }
 
     private mutating func end(_ bracket: UInt8) {
+        unique()
         needsComma = enclosingNeedsComma.removeLast()
-        bytes.append(bracket)
+        out.append(bracket)
     }
 
     public mutating func beginObject() { begin(UInt8(ascii: "{")) }
@@ -51,10 +64,10 @@ public struct JSONWriter {
     public mutating func key(_ key: StaticString) {
         assert(key.withUTF8Buffer { !$0.contains(where: Self.mayNeedEscape) }, "JSON names need no escape")
         separator()
-        bytes.append(UInt8(ascii: "\""))
-        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        out.append(UInt8(ascii: "\""))
+        out.append(key)
+        out.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -62,7 +75,7 @@ public struct JSONWriter {
     public mutating func dynamicKey(_ key: String) {
         separator()
         appendString(key)
-        bytes.append(UInt8(ascii: ":"))
+        out.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -71,19 +84,27 @@ public struct JSONWriter {
     /// `bytes` as a string of lower-case hex digits (`Hex.string`), written without a String.
     public mutating func hexString(_ value: [UInt8]) {
         separator()
-        bytes.append(UInt8(ascii: "\""))
-        Hex.append(value, to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: "\""))
+        Hex.append(value, to: &out)
+        out.append(UInt8(ascii: "\""))
     }
     public mutating func int<T: BinaryInteger>(_ value: T) {
         separator()
-        if let small = Int64(exactly: value) { DecimalText.append(small, to: &bytes) } else { bytes.append(contentsOf: String(value).utf8) }
+        if let small = Int64(exactly: value) {
+            DecimalText.append(small, to: &out)
+        } else {
+            var text = String(value)
+            text.withUTF8 { out.append(contentsOf: $0) }
+        }
     }
-    public mutating func bool(_ value: Bool) { separator(); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
-    public mutating func null() { separator(); bytes.append(contentsOf: "null".utf8) }
+    public mutating func bool(_ value: Bool) { separator(); out.append(value ? "true" : "false") }
+    public mutating func null() { separator(); out.append("null") }
 
     /// Writes a pre-encoded JSON fragment as a value (for nesting writers).
-    public mutating func raw(_ json: [UInt8]) { separator(); bytes.append(contentsOf: json) }
+    public mutating func raw(_ json: [UInt8]) {
+        separator()
+        json.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+    }
 
     public mutating func field(_ name: StaticString, _ value: String) { key(name); string(value) }
     public mutating func field<T: BinaryInteger>(_ name: StaticString, _ value: T) { key(name); int(value) }
@@ -137,31 +158,31 @@ public struct JSONWriter {
     /// An ISO 8601 time (`Timestamp.iso8601`) as a string value, written without a String.
     public mutating func isoTime(unixMicroseconds us: Int64) {
         separator()
-        bytes.append(UInt8(ascii: "\""))
-        Timestamp.appendISO8601(unixMicroseconds: us, to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: "\""))
+        Timestamp.appendISO8601(unixMicroseconds: us, to: &out)
+        out.append(UInt8(ascii: "\""))
     }
 
     private mutating func appendString(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: "\""))
         // Most keys and values need no escape: copied as they are from their contiguous UTF-8
         // (the loop below writes the others, escaping what needs it).
         let copied = text.utf8.withContiguousStorageIfAvailable { utf8 in
             guard !utf8.contains(where: Self.mayNeedEscape) else { return false }
-            bytes.append(contentsOf: utf8)
+            out.append(contentsOf: utf8)
             return true
         } ?? false
         if copied {
-            bytes.append(UInt8(ascii: "\""))
+            out.append(UInt8(ascii: "\""))
             return
         }
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "\"": bytes.append(contentsOf: [0x5C, 0x22])
-            case "\\": bytes.append(contentsOf: [0x5C, 0x5C])
-            case "\n": bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case "\r": bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case "\t": bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case "\"": out.append("\\\"")
+            case "\\": out.append("\\\\")
+            case "\n": out.append("\\n")
+            case "\r": out.append("\\r")
+            case "\t": out.append("\\t")
             case "<", ">", "&", "\u{2028}", "\u{2029}":
                 appendUnicodeEscape(scalar.value)
             default:
@@ -169,16 +190,16 @@ public struct JSONWriter {
                     appendUnicodeEscape(scalar.value)
                 } else {
                     // Encoded in place: no string or array per character.
-                    UTF8.encode(scalar) { bytes.append($0) }
+                    UTF8.encode(scalar) { out.append($0) }
                 }
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: "\""))
     }
 
     /// `\uXXXX` for a scalar of the Basic Multilingual Plane (every one this writer escapes).
     private mutating func appendUnicodeEscape(_ value: UInt32) {
-        bytes.append(contentsOf: [0x5C, UInt8(ascii: "u")])
-        Hex.append([UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)], to: &bytes)
+        out.append("\\u")
+        Hex.append([UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)], to: &out)
     }
 }

@@ -16,7 +16,7 @@ public enum ReportJSON {
                              to sink: ([UInt8]) -> Void) {
         var w = JSONWriter(capacity: min(chunkSize, 1 << 16) + 4096)
         /// Called between the elements of the long arrays.
-        func flushIfFull() { if w.bytes.count >= chunkSize { sink(w.takeBytes()) } }
+        func flushIfFull() { if w.count >= chunkSize { sink(w.takeBytes()) } }
         let report = analysis.report
         w.beginObject()
         w.field("schemaVersion", schemaVersion)

@@ -25,4 +25,21 @@ struct JSONWriterTests {
         #expect(String(decoding: w.bytes, as: UTF8.self)
             == #"{"raw":"00aa0ff0","slice":"","name":"a\"\u003cb\u003e\u001b\n"}"#)
     }
+
+    /// A copied writer writes on its own text; the buffer grows past its first capacity; taking
+    /// the bytes keeps the nesting.
+    @Test func copiesDivergeAndTheBufferGrows() {
+        var w = JSONWriter(capacity: 1)
+        w.beginObject()
+        w.field("a", 1)
+        var copy = w
+        copy.field("b", "x")
+        copy.endObject()
+        w.field("long", String(repeating: "z", count: 300))
+        #expect(String(decoding: copy.bytes, as: UTF8.self) == #"{"a":1,"b":"x"}"#)
+        let first = w.takeBytes()
+        w.endObject()
+        #expect(String(decoding: first + w.bytes, as: UTF8.self) == #"{"a":1,"long":""# + String(repeating: "z", count: 300) + #""}"#)
+        #expect(w.count == 1)
+    }
 }
