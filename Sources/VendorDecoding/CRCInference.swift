@@ -251,14 +251,16 @@ struct CRCTable: Sendable, Equatable {
     }
 
     /// The CRC with the model's `init` (reflected into the register for reflected CRCs).
+    /// (The table has 256 entries and every index is masked to a byte: read unchecked.)
     func crc<C: Collection>(_ bytes: C, initial: UInt64 = 0) -> UInt64 where C.Element == UInt8 {
         var register = reflected ? CRCParameters.reflect(initial, bits: width) : initial
         let mask: UInt64 = (1 << UInt64(width)) - 1
-        for byte in bytes {
+        let shift = UInt64(width - 8)
+        table.withUnsafeBufferPointer { table in
             if reflected {
-                register = (register >> 8) ^ table[Int((register ^ UInt64(byte)) & 0xFF)]
+                for byte in bytes { register = (register >> 8) ^ table[Int((register ^ UInt64(byte)) & 0xFF)] }
             } else {
-                register = ((register << 8) & mask) ^ table[Int(((register >> UInt64(width - 8)) ^ UInt64(byte)) & 0xFF)]
+                for byte in bytes { register = ((register << 8) & mask) ^ table[Int(((register >> shift) ^ UInt64(byte)) & 0xFF)] }
             }
         }
         return register
