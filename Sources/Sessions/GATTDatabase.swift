@@ -105,38 +105,8 @@ struct GATTDatabase {
     var sorted: [GATTAttribute] { attributes.values.sorted { $0.handle < $1.handle } }
 }
 
-/// Handles and their UUIDs, sorted by handle: one binary search per ATT value, where hashing the
-/// handle for a dictionary cost three times as many instructions (callgrind).
-struct HandleUUIDs {
-    private var handles: [UInt16] = []
-    private var uuids: [BluetoothUUID] = []
-
-    subscript(handle: UInt16) -> BluetoothUUID? {
-        let i = position(of: handle)
-        return i < handles.count && handles[i] == handle ? uuids[i] : nil
-    }
-
-    mutating func set(_ uuid: BluetoothUUID, for handle: UInt16) {
-        let i = position(of: handle)
-        if i < handles.count && handles[i] == handle {
-            uuids[i] = uuid
-        } else {
-            handles.insert(handle, at: i)
-            uuids.insert(uuid, at: i)
-        }
-    }
-
-    /// The index of the first handle not below `handle`.
-    private func position(of handle: UInt16) -> Int {
-        var low = 0
-        var high = handles.count
-        while low < high {
-            let middle = (low + high) / 2
-            if handles[middle] < handle { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
-}
+/// Handles and their UUIDs, searched in halves once per ATT value.
+typealias HandleUUIDs = SortedMap<UInt16, BluetoothUUID>
 
 /// The GATT databases by device: indexed by the slot of the device's root address at the time
 /// it was learned (no hashing on the lookup per ATT value). A device nothing was learned about

@@ -1,3 +1,5 @@
+import BLEBase
+
 /// A profile's frame rules, worked out once per session and shared by reference: reading a
 /// field of a `Profile` struct per frame would copy (retain and release) every array and
 /// dictionary inside it.
@@ -7,7 +9,7 @@ final class FramePlan: Sendable {
     let channels: [Channel]
     let commands: CommandRules?
     /// The parts of `commands` read per frame, kept apart so that no frame copies the rules.
-    let commandNames: CodeMap<String>
+    let commandNames: SortedMap<Int, String>
     let responseTable: [Int: Int]?
     let sameSequence: Bool
     let queuesCommands: Bool
@@ -38,7 +40,7 @@ final class FramePlan: Sendable {
         framing = profile.framing
         channels = profile.channels
         commands = profile.commands
-        commandNames = CodeMap(profile.commands?.names ?? [:])
+        commandNames = SortedMap(profile.commands?.names ?? [:])
         responseTable = profile.commands?.responseTable
         sameSequence = profile.commands?.sameSequence ?? false
         queuesCommands = profile.commands?.queues ?? true

@@ -48,7 +48,7 @@ public struct VendorSession: Sendable {
     private var awaitingWriteResponse: Int?
     /// Names found for response codes (`commandName(…)`), when the answer depends on the code
     /// alone; at most `maxRememberedNames` codes.
-    private var responseNames = CodeMap<String?>()
+    private var responseNames = SortedMap<Int, String?>()
     static let maxRememberedNames = 4096
     private let plan: FramePlan
 
