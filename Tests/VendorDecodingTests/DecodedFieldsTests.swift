@@ -19,6 +19,16 @@ struct DecodedFieldsTests {
         0x55,                   // tail
     ]
 
+    /// A profile for device frames notified on handle 1, with `rules` (YAML lines) added.
+    static func deviceFrames(_ rules: String) throws -> Profile {
+        try ProfileLoader.load(yaml: """
+            profile: t
+            match: {companyId: 1}
+            channels: [{direction: device-to-host, handle: 1, via: [notification]}]
+
+            """ + rules, file: "t.yaml")
+    }
+
     @Test func wholeFrame() {
         let fields = Fields(DecodedFields(frame: Self.setTime, profile: Self.lock, direction: .hostToDevice))
         #expect(fields == Fields(plaintext: [0x66, 0x2A, 0x13, 0x19], checksumOK: true, command: 0x02, sequence: 0x5A,
@@ -39,14 +49,11 @@ struct DecodedFieldsTests {
 
     /// A response whose checksum sits at a fixed offset and whose status is the payload's second byte.
     @Test func checksumAndStatusNeedTheirBytes() throws {
-        let profile = try ProfileLoader.load(yaml: """
-            profile: t
-            match: {companyId: 1}
-            channels: [{direction: device-to-host, handle: 1, via: [notification]}]
+        let profile = try Self.deviceFrames("""
             framing: {payload: {offset: 1, trailer: 1}}
             checksum: {algorithm: xor8, at: 3, range: {from: 0, to: 3}}
             commands: {command: {offset: 0}, status: {offset: 1, success: [0]}}
-            """, file: "t.yaml")
+            """)
         let frame: [UInt8] = [
             0x81,       // command
             0x00,       // payload[0]
@@ -89,14 +96,11 @@ struct DecodedFieldsTests {
     /// A key that varies per byte still de-obfuscates the whole payload: a failure on any
     /// byte makes the frame malformed, whether its plaintext is kept or not.
     @Test func perByteKeyFailsTheSameWithoutThePlaintext() throws {
-        let profile = try ProfileLoader.load(yaml: """
-            profile: t
-            match: {companyId: 1}
-            channels: [{direction: device-to-host, handle: 1, via: [notification]}]
+        let profile = try Self.deviceFrames("""
             framing: {payload: {offset: 1, trailer: 0}}
             obfuscation: {xorExpression: 7 / (index - 2)}
             commands: {command: {offset: 0}, status: {offset: 0, success: [0]}}
-            """, file: "t.yaml")
+            """)
         let frame: [UInt8] = [0x81, 0x00, 0x00, 0x00]
         let lean = Fields(DecodedFields(frame: frame, plan: FramePlan(profile), direction: .deviceToHost, keepsPlaintext: false))
         let kept = Fields(DecodedFields(frame: frame, profile: profile, direction: .deviceToHost))
