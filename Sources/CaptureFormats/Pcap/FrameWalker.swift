@@ -20,7 +20,7 @@ enum FrameStep: Equatable {
     case lost(offset: Int, reason: String)
 }
 
-/// Walks a pcap or pcapng file's records itself, in step with libpcap, for what libpcap does not
+/// Follows a pcap or pcapng file's records in step with libpcap, for what libpcap does not
 /// expose: file offsets, the exact place of a truncated final record, and pcapng EPB flags.
 protocol FrameWalker: AnyObject {
     func next() -> FrameStep

@@ -1,8 +1,9 @@
 import BLEBase
 import CPcap
 
-/// Reads pcap and pcapng files through libpcap, and walks the same file a second time in step
-/// with it (`FrameWalker`) for byte offsets, truncation and pcapng direction flags.
+/// Reads pcap and pcapng files through libpcap, with a `FrameWalker` in step with it for byte
+/// offsets, truncation and pcapng direction flags (pcapng blocks are read a second time for
+/// their flags; classic pcap records libpcap kept whole are placed from their lengths).
 ///
 /// Limit: libpcap gives one link type per file; a pcapng file whose interfaces have different
 /// link types stops at the first packet of another type with libpcap's error as a diagnostic.
