@@ -16,7 +16,6 @@ struct AdvertisingBursts {
         /// once merged away.
         var order: Int
         var next: Int?
-        var previous: Int?
     }
 
     /// The gap from a burst to the next one, as it was when the entry was pushed.
@@ -58,7 +57,7 @@ struct AdvertisingBursts {
             return
         }
         let node = Node(burst: AdvertisingBurst(startUs: timeUs, endUs: timeUs, count: 1, rssiMin: rssi, rssiMax: rssi),
-                        order: created, next: nil, previous: last)
+                        order: created, next: nil)
         created += 1
         let slot: Int
         if let free = freeSlots.popLast() {
@@ -90,7 +89,7 @@ struct AdvertisingBursts {
             nodes[best].burst.rssiMin = Self.extreme(nodes[best].burst.rssiMin, next.burst.rssiMin, by: min)
             nodes[best].burst.rssiMax = Self.extreme(nodes[best].burst.rssiMax, next.burst.rssiMax, by: max)
             nodes[best].next = next.next
-            if let after = next.next { nodes[after].previous = best } else { last = best }
+            if next.next == nil { last = best }
             nodes[nextSlot].order = -1
             freeSlots.append(nextSlot)
             count -= 1

@@ -21,15 +21,4 @@ struct ArrayDrainTests {
         #expect(log.lines == ["see 1", "free 1", "see 2", "free 2", "see 3", "free 3"])
         #expect(boxes.isEmpty)
     }
-
-    @Test func drainsTheFirstElementsAndKeepsTheRest() {
-        let log = Log()
-        let filler = Box(0, log: log)
-        var boxes = (1...4).map { Box($0, log: log) }
-        boxes.drain(first: 2, filler: filler) { log.lines.append("see \($0.value)") }
-        #expect(boxes.map(\.value) == [3, 4])
-        boxes.drain(first: 9, filler: filler) { log.lines.append("see \($0.value)") }
-        #expect(log.lines == ["see 1", "free 1", "see 2", "free 2", "see 3", "free 3", "see 4", "free 4"])
-        #expect(boxes.isEmpty)
-    }
 }
