@@ -1,4 +1,5 @@
 import AnalyzerTestSupport
+import BLEBase
 import CaptureFormats
 import Testing
 
@@ -91,6 +92,38 @@ import Testing
         let plain = try Fixtures.read(bytes)
         let compressed = try Fixtures.read(CaptureWriter.gzip(bytes))
         #expect(plain.records == compressed.records)
+    }
+
+    /// libpcap's records are read a chunk at a time (512 records): records too short for their
+    /// link-type header, anywhere in a chunk, are skipped with their record number and offset,
+    /// and the others keep their numbers, offsets, bytes and order across chunk boundaries.
+    @Test func undecodableRecordsAcrossChunks() throws {
+        var out = ByteWriter(capacity: 50_000)
+        for field: UInt32 in [0xA1B2_C3D4, 0x0004_0002, 0, 0, 262_144, 201] { out.writeUInt32LE(field) }
+        var expected: [CaptureRecord] = []
+        var skipped: [(record: Int, offset: Int)] = []
+        for i in 1...1300 {
+            let offset = out.bytes.count
+            // Two bytes cannot hold the 4-byte direction of link type 201 (ble-facts §4).
+            let undecodable = [1, 511, 512, 513, 1024, 1300].contains(i)
+            let acl: [UInt8] = [0x40, 0x20, 0x02, 0x00, UInt8(i & 0xFF), UInt8(i >> 8)]
+            let body: [UInt8] = undecodable ? [0x00, 0x00] : [0, 0, 0, 1, 0x02] + acl
+            for field in [UInt32(1_714_011_124), UInt32(i), UInt32(body.count), UInt32(body.count)] {
+                out.writeUInt32LE(field)
+            }
+            out.writeBytes(body)
+            if undecodable {
+                skipped.append((i, offset))
+            } else {
+                expected.append(CaptureRecord(index: i, timestampUs: 1_714_011_124_000_000 + Int64(i), direction: .received,
+                                              kind: .aclData, payload: acl, fileOffset: offset))
+            }
+        }
+        let result = try Fixtures.read(out.bytes)
+        #expect(result.records == expected)
+        #expect(result.diagnostics.map(\.recordNumber) == skipped.map(\.record))
+        #expect(result.diagnostics.map(\.byteOffset) == skipped.map(\.offset))
+        #expect(result.diagnostics.allSatisfy { $0.severity == .error && $0.message.hasPrefix("undecodable record: ") })
     }
 
     @Test func linkTypeNames() {

@@ -133,8 +133,10 @@ import Testing
             CaptureRecord(index: i, timestampUs: Fixtures.t0 + Int64(i), direction: i % 2 == 0 ? .received : .sent,
                           kind: .aclData, payload: payload)
         }
+        // pcap and pcapng: libpcap's records copied a 256 KiB chunk at a time.
         for bytes in [CaptureWriter.btsnoop(records), CaptureWriter.gzip(CaptureWriter.btsnoop(records)),
-                      CaptureWriter.packetLogger(records, bigEndian: true)] {
+                      CaptureWriter.packetLogger(records, bigEndian: true), CaptureWriter.pcap(records),
+                      CaptureWriter.pcapng(records)] {
             let result = try Fixtures.read(bytes)
             #expect(result.records.count == 3000)
             #expect(Fixtures.withoutOffsets(result.records) == records)
