@@ -126,6 +126,48 @@ import Testing
         #expect(result.diagnostics.allSatisfy { $0.severity == .error && $0.message.hasPrefix("undecodable record: ") })
     }
 
+    /// Direction flags in a big-endian section, found after other options, ignored when their
+    /// option has another length, absent, or cut by the block's end (pcapng §4.3 and §3.5).
+    @Test func pcapngFlagsInABigEndianSection() throws {
+        func block(_ out: inout ByteWriter, _ type: UInt32, _ body: [UInt8]) {
+            out.writeUInt32BE(type)
+            out.writeUInt32BE(UInt32(12 + body.count))
+            out.writeBytes(body)
+            out.writeUInt32BE(UInt32(12 + body.count))
+        }
+        func option(_ code: UInt16, _ value: [UInt8]) -> [UInt8] {
+            var out = ByteWriter(capacity: 16)
+            out.writeUInt16BE(code)
+            out.writeUInt16BE(UInt16(value.count))
+            out.writeBytes(value + [UInt8](repeating: 0, count: (4 - value.count % 4) % 4))
+            return out.bytes
+        }
+        let packet: [UInt8] = [0x04, 0x0E, 0x01, 0x01]
+        let inbound = option(2, [0, 0, 0, 1]), outbound = option(2, [0, 0, 0, 2])
+        let optionLists: [[UInt8]] = [
+            option(1, Array("note".utf8) + [0x21]) + inbound + option(0, []),
+            outbound,
+            [],
+            option(2, [0, 1]) + option(0, []),
+            // The flags' value runs into the trailing length: not read.
+            Array(outbound.prefix(4)),
+        ]
+        var out = ByteWriter(capacity: 512)
+        block(&out, 0x0A0D_0D0A, [0x1A, 0x2B, 0x3C, 0x4D, 0, 1, 0, 0] + [UInt8](repeating: 0xFF, count: 8))
+        block(&out, 1, [0, 187, 0, 0, 0, 4, 0, 0])
+        for options in optionLists {
+            var body = ByteWriter(capacity: 64)
+            for field: UInt32 in [0, 0x0006_1BD6, 0x2A5F_5D64, 4, 4] { body.writeUInt32BE(field) }
+            body.writeBytes(packet)
+            body.writeBytes(options)
+            block(&out, 6, body.bytes)
+        }
+        let result = try Fixtures.read(out.bytes)
+        #expect(result.records.map(\.direction) == [.received, .sent, .unknown, .unknown, .unknown])
+        #expect(result.records.map(\.payload) == Array(repeating: [0x0E, 0x01, 0x01], count: 5))
+        #expect(result.diagnostics.isEmpty)
+    }
+
     @Test func linkTypeNames() {
         #expect(LinkType(rawValue: 201).name == "Bluetooth HCI H4 with direction pseudo-header")
         #expect(LinkType(rawValue: 999).name == "Unknown (999)")
