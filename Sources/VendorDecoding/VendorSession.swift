@@ -17,14 +17,15 @@ public struct VendorSession: Sendable {
         var handle: UInt16
     }
 
-    private struct Held: Sendable {
-        var frame: VendorFrame
-        var failures: [VendorFailure]
-        var pending: Bool
+    /// What a held frame waits for, beside it in `heldStates` (frames in a list of their own
+    /// move out whole when emitted: taken out of a struct with this, each was copied).
+    private struct HeldState: Sendable {
+        var failures: [VendorFailure] = []
+        var pending = false
         var expectedResponse: Int64?
-        var deadlineUs: Int64
+        var deadlineUs: Int64 = 0
         /// False while the Write Request that carried a command has no Write Response.
-        var acknowledged: Bool
+        var acknowledged = true
     }
 
     /// A value's route: whether the profile carries frames on it (`carriesFrames`).
@@ -43,7 +44,9 @@ public struct VendorSession: Sendable {
     static let maxRoutes = 64
     /// The assemblers' outputs of the current value, kept for their capacity.
     private var outputs: [FrameAssembler.Output] = []
-    private var held: [Held] = []
+    /// Frames not yet emitted, in id order, and what each waits for (same indices).
+    private var heldFrames: [VendorFrame] = []
+    private var heldStates: [HeldState] = []
     private var nextID = 0
     private var awaitingWriteResponse: Int?
     /// Names found for response codes (`commandName(…)`), when the answer depends on the code
@@ -142,8 +145,8 @@ public struct VendorSession: Sendable {
     /// `writeResponse(timeUs:)`, appending the events to `events`.
     public mutating func writeResponse(timeUs: Int64, into events: inout [VendorEvent]) {
         expire(now: timeUs)
-        if let id = awaitingWriteResponse, let i = held.firstIndex(where: { $0.frame.id == id }) {
-            held[i].acknowledged = true
+        if let id = awaitingWriteResponse, let i = heldFrames.firstIndex(where: { $0.id == id }) {
+            heldStates[i].acknowledged = true
         }
         awaitingWriteResponse = nil
         flush(into: &events)
@@ -168,7 +171,7 @@ public struct VendorSession: Sendable {
             }
         }
         assemblers = []
-        for i in held.indices where held[i].pending {
+        for i in heldStates.indices where heldStates[i].pending {
             resolveNoResponse(i, detectedUs: timeUs, why: "before \(reason)")
         }
         awaitingWriteResponse = nil
@@ -182,95 +185,103 @@ public struct VendorSession: Sendable {
     private mutating func accept(_ output: consuming FrameAssembler.Output, direction: VendorDirection, handle: UInt16,
                                  nowUs: Int64) {
         let cut: FrameAssembler.Cut
-        var decoded: DecodedFields?
-        var problem: String?
+        let decoded: DecodedFields?
+        let problem: String?
         switch consume output {
         case .frame(let c):
-            cut = c
             let fields = DecodedFields(frame: c.bytes, plan: plan, direction: direction, keepsPlaintext: keepsPlaintext)
-            decoded = fields
             problem = fields.problem
+            decoded = fields
+            cut = c
         case .garbage(let c, let reason):
             cut = c
+            decoded = nil
             problem = reason
         }
         let name = rememberedCommandName(direction: direction, command: decoded?.command, sequence: decoded?.sequence,
                                          raw: cut.bytes)
-        // Built in its entry: the frame is not copied on its way.
-        var entry = Held(frame: VendorFrame(
+        // Made in its place in the queue and changed there: a frame held in a variable was
+        // copied into the queue.
+        heldFrames.append(VendorFrame(
             id: nextID, connection: connection, direction: direction, attOpcode: cut.attOpcode, handle: handle,
             firstTimeUs: cut.firstTimeUs, lastTimeUs: cut.lastTimeUs, firstRecord: cut.firstRecord,
             lastRecord: cut.lastRecord, fragments: cut.fragments, raw: cut.bytes,
             plaintext: problem == nil ? decoded?.plaintext : nil, checksumOK: decoded?.checksumOK,
             command: decoded?.command, commandName: name, sequence: decoded?.sequence, status: decoded?.status,
-            statusOK: decoded?.statusOK, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: problem),
-            failures: [], pending: false, expectedResponse: nil, deadlineUs: 0, acknowledged: true)
+            statusOK: decoded?.statusOK, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: problem))
+        let new = heldFrames.count - 1
+        var state = HeldState()
         nextID += 1
         if problem != nil {
-            entry.frame.outcome = .malformed
-            entry.failures.append(failure(.malformedFrame, frame: entry.frame, timeUs: entry.frame.lastTimeUs,
+            heldFrames[new].outcome = .malformed
+            state.failures.append(failure(.malformedFrame, frame: heldFrames[new], timeUs: heldFrames[new].lastTimeUs,
                                           detectedUs: nowUs, summary: "malformed vendor frame on handle \(Hex.code(handle, width: 4)): "
-                                              + "\(problem ?? "") (\(Hex.string(entry.frame.raw, limit: 32)))"))
-        } else if entry.frame.checksumOK == false {
-            entry.frame.outcome = .crcMismatch
-            entry.failures.append(failure(.crcMismatch, frame: entry.frame, timeUs: entry.frame.lastTimeUs,
-                                          detectedUs: nowUs, summary: "\(describe(entry.frame)): checksum does not verify"))
+                                              + "\(problem ?? "") (\(Hex.string(heldFrames[new].raw, limit: 32)))"))
+        } else if heldFrames[new].checksumOK == false {
+            heldFrames[new].outcome = .crcMismatch
+            state.failures.append(failure(.crcMismatch, frame: heldFrames[new], timeUs: heldFrames[new].lastTimeUs,
+                                          detectedUs: nowUs, summary: "\(describe(heldFrames[new])): checksum does not verify"))
         }
-        guard let commandTimeoutUs = plan.commandTimeoutUs, entry.frame.command != nil, problem == nil else {
-            append(entry)
-            return
+        guard let commandTimeoutUs = plan.commandTimeoutUs, heldFrames[new].command != nil, problem == nil else {
+            return hold(state)
         }
         switch direction {
         case .hostToDevice:
             // A code absent from the response table is an acknowledgement or an answer: it
             // waits for nothing and ends no earlier wait.
-            guard let cmd = entry.frame.command, plan.responseTable.map({ $0[cmd] != nil }) ?? true else { break }
+            guard let cmd = heldFrames[new].command, plan.responseTable.map({ $0[cmd] != nil }) ?? true else { break }
             if !plan.queuesCommands {
-                for i in held.indices where held[i].pending {
-                    resolveNoResponse(i, detectedUs: entry.frame.firstTimeUs,
-                                      why: "before the next command, \(describe(entry.frame)) (the device does not queue commands)")
+                for i in heldStates.indices where heldStates[i].pending {
+                    resolveNoResponse(i, detectedUs: heldFrames[new].firstTimeUs,
+                                      why: "before the next command, \(describe(heldFrames[new])) (the device does not queue commands)")
                 }
             }
-            guard entry.frame.outcome == .ok else { break }
-            entry.pending = true
+            guard heldFrames[new].outcome == .ok else { break }
+            state.pending = true
             if let table = plan.responseTable {
-                entry.expectedResponse = table[cmd].map(Int64.init)
+                state.expectedResponse = table[cmd].map(Int64.init)
             } else {
-                entry.expectedResponse = try? plan.commands?.responseCommand.evaluate(context(entry.frame))
+                state.expectedResponse = try? plan.commands?.responseCommand.evaluate(context(heldFrames[new]))
             }
-            entry.deadlineUs = entry.frame.lastTimeUs &+ commandTimeoutUs
-            entry.acknowledged = cut.attOpcode != 0x12
-            if cut.attOpcode == 0x12 { awaitingWriteResponse = entry.frame.id }
-            if held.count(where: \.pending) >= Self.maxPendingCommands, let oldest = held.firstIndex(where: \.pending) {
-                resolveNoResponse(oldest, detectedUs: entry.frame.firstTimeUs,
+            state.deadlineUs = heldFrames[new].lastTimeUs &+ commandTimeoutUs
+            state.acknowledged = cut.attOpcode != 0x12
+            if cut.attOpcode == 0x12 { awaitingWriteResponse = heldFrames[new].id }
+            if heldStates.count(where: \.pending) >= Self.maxPendingCommands, let oldest = heldStates.firstIndex(where: \.pending) {
+                resolveNoResponse(oldest, detectedUs: heldFrames[new].firstTimeUs,
                                   why: "while \(Self.maxPendingCommands) newer commands waited")
             }
         case .deviceToHost:
-            if let i = held.firstIndex(where: { $0.pending && matches(command: $0, response: entry.frame) }) {
-                let latency = entry.frame.lastTimeUs - held[i].frame.lastTimeUs
-                entry.frame.matchedFrame = held[i].frame.id
-                entry.frame.latencyUs = latency
-                if entry.frame.commandName == nil { entry.frame.commandName = held[i].frame.commandName }
-                if entry.frame.outcome == .ok, entry.frame.statusOK == false { entry.frame.outcome = .failed }
-                held[i].frame.matchedFrame = entry.frame.id
-                held[i].frame.latencyUs = latency
-                held[i].frame.outcome = entry.frame.outcome
-                held[i].pending = false
-            } else if entry.frame.outcome == .ok {
-                entry.frame.outcome = .unsolicited
+            var match: Int?
+            for i in heldStates.indices where heldStates[i].pending
+                && matches(command: heldFrames[i], expecting: heldStates[i].expectedResponse, response: heldFrames[new]) {
+                match = i
+                break
             }
-            if entry.frame.outcome == .failed {
-                let status = entry.frame.status.map { Hex.code($0) } ?? "?"
-                entry.failures.append(failure(.statusFailure, frame: entry.frame, timeUs: entry.frame.lastTimeUs,
-                                              detectedUs: nowUs, summary: "\(describe(entry.frame)): status \(status) says the command failed"))
+            if let i = match {
+                let latency = heldFrames[new].lastTimeUs - heldFrames[i].lastTimeUs
+                heldFrames[new].matchedFrame = heldFrames[i].id
+                heldFrames[new].latencyUs = latency
+                if heldFrames[new].commandName == nil { heldFrames[new].commandName = heldFrames[i].commandName }
+                if heldFrames[new].outcome == .ok, heldFrames[new].statusOK == false { heldFrames[new].outcome = .failed }
+                heldFrames[i].matchedFrame = heldFrames[new].id
+                heldFrames[i].latencyUs = latency
+                heldFrames[i].outcome = heldFrames[new].outcome
+                heldStates[i].pending = false
+            } else if heldFrames[new].outcome == .ok {
+                heldFrames[new].outcome = .unsolicited
+            }
+            if heldFrames[new].outcome == .failed {
+                let status = heldFrames[new].status.map { Hex.code($0) } ?? "?"
+                state.failures.append(failure(.statusFailure, frame: heldFrames[new], timeUs: heldFrames[new].lastTimeUs,
+                                              detectedUs: nowUs, summary: "\(describe(heldFrames[new])): status \(status) says the command failed"))
             }
         }
-        append(entry)
+        hold(state)
     }
 
-    private func matches(command: Held, response: VendorFrame) -> Bool {
-        guard let expected = command.expectedResponse, let cmd = response.command, Int64(cmd) == expected else { return false }
-        return !plan.sameSequence || command.frame.sequence == response.sequence
+    private func matches(command: VendorFrame, expecting expected: Int64?, response: VendorFrame) -> Bool {
+        guard let expected, let cmd = response.command, Int64(cmd) == expected else { return false }
+        return !plan.sameSequence || command.sequence == response.sequence
     }
 
     private func context(_ frame: VendorFrame) -> Expression.Context {
@@ -320,38 +331,44 @@ public struct VendorSession: Sendable {
     }
 
     private mutating func resolveNoResponse(_ i: Int, detectedUs: Int64, why: String) {
-        held[i].pending = false
-        held[i].frame.outcome = .noResponse
-        guard held[i].acknowledged else { return }
-        let frame = held[i].frame
-        held[i].failures.append(failure(.noResponse, frame: frame, timeUs: frame.lastTimeUs, detectedUs: detectedUs,
-                                        summary: "\(describe(frame)) got no response \(why)"))
+        heldStates[i].pending = false
+        heldFrames[i].outcome = .noResponse
+        guard heldStates[i].acknowledged else { return }
+        let frame = heldFrames[i]
+        heldStates[i].failures.append(failure(.noResponse, frame: frame, timeUs: frame.lastTimeUs, detectedUs: detectedUs,
+                                              summary: "\(describe(frame)) got no response \(why)"))
     }
 
     private mutating func expire(now: Int64) {
         guard let commandTimeoutUs = plan.commandTimeoutUs else { return }
-        for i in held.indices where held[i].pending && held[i].deadlineUs < now {
-            resolveNoResponse(i, detectedUs: held[i].deadlineUs, why: "within \(commandTimeoutUs / 1000) ms")
+        for i in heldStates.indices where heldStates[i].pending && heldStates[i].deadlineUs < now {
+            resolveNoResponse(i, detectedUs: heldStates[i].deadlineUs, why: "within \(commandTimeoutUs / 1000) ms")
         }
     }
 
-    private mutating func append(_ entry: consuming Held) {
-        let lastTimeUs = entry.frame.lastTimeUs
-        held.append(entry)
-        if held.count > Self.maxHeldFrames, let oldest = held.firstIndex(where: \.pending) {
+    /// Queues what the frame last added to `heldFrames` waits for.
+    private mutating func hold(_ state: HeldState) {
+        let lastTimeUs = heldFrames[heldFrames.count - 1].lastTimeUs
+        heldStates.append(state)
+        if heldFrames.count > Self.maxHeldFrames, let oldest = heldStates.firstIndex(where: \.pending) {
             resolveNoResponse(oldest, detectedUs: lastTimeUs,
                               why: "while \(Self.maxHeldFrames) later frames waited behind it")
         }
     }
 
-    /// Emits frames from the front of the queue up to the first one still waiting.
+    /// Emits frames from the front of the queue up to the first one still waiting, each moved
+    /// out (handed through `Array.drain`'s closure, each was copied), and the failures after each.
     private mutating func flush(into events: inout [VendorEvent]) {
-        var emitted = 0
-        while emitted < held.count, !held[emitted].pending {
-            events.append(.frame(held[emitted].frame))
-            for failure in held[emitted].failures { events.append(.failure(failure)) }
-            emitted += 1
+        let emitted = heldStates.firstIndex(where: \.pending) ?? heldStates.count
+        guard emitted > 0 else { return }
+        heldFrames.withUnsafeMutableBufferPointer { frames in
+            for i in 0..<emitted {
+                events.append(.frame(frames.moveElement(from: i)))
+                frames.initializeElement(at: i, to: .filler)
+                for failure in heldStates[i].failures { events.append(.failure(failure)) }
+            }
         }
-        if emitted > 0 { held.removeFirst(emitted) }
+        heldFrames.removeFirst(emitted)
+        heldStates.removeFirst(emitted)
     }
 }
