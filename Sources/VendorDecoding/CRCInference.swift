@@ -251,9 +251,19 @@ struct CRCTable: Sendable, Equatable {
     }
 
     /// The CRC with the model's `init` (reflected into the register for reflected CRCs).
-    /// (The table has 256 entries and every index is masked to a byte: read unchecked.)
     func crc<C: Collection>(_ bytes: C, initial: UInt64 = 0) -> UInt64 where C.Element == UInt8 {
-        var register = reflected ? CRCParameters.reflect(initial, bits: width) : initial
+        crc(bytes, register: register(initial: initial))
+    }
+
+    /// The register a CRC with the model's `init` starts from (reflected for reflected CRCs).
+    func register(initial: UInt64) -> UInt64 {
+        reflected ? CRCParameters.reflect(initial, bits: width) : initial
+    }
+
+    /// The CRC from a register worked out once by `register(initial:)`.
+    /// (The table has 256 entries and every index is masked to a byte: read unchecked.)
+    func crc<C: Collection>(_ bytes: C, register start: UInt64) -> UInt64 where C.Element == UInt8 {
+        var register = start
         let mask: UInt64 = (1 << UInt64(width)) - 1
         let shift = UInt64(width - 8)
         table.withUnsafeBufferPointer { table in

@@ -57,13 +57,23 @@ public struct ChecksumSpec: Sendable, Equatable {
     /// algorithm's own (the treadmill writes 0x0000 where CRC-16/IBM-3740 of nothing is 0xFFFF).
     public var emptyValue: UInt64?
     /// The byte-at-a-time table of a CRC algorithm, built once (nil for sums, or when the
-    /// table form does not apply).
+    /// table form does not apply), with the register it starts from and the final XOR.
     private let crcTable: CRCTable?
+    private let crcStart: UInt64
+    private let crcXorOut: UInt64
+    /// `algorithm.size`, worked out once.
+    private let size: Int
 
     public init(algorithm: ChecksumAlgorithm, at: Int, bigEndian: Bool, from: Int, to: Int,
                 overPlaintext: Bool = false, emptyValue: UInt64? = nil) {
         self.algorithm = algorithm
         crcTable = CRCTable(for: algorithm)
+        if case .crc(let p) = algorithm, let crcTable {
+            (crcStart, crcXorOut) = (crcTable.register(initial: p.initial), p.xorOut)
+        } else {
+            (crcStart, crcXorOut) = (0, 0)
+        }
+        size = algorithm.size
         self.at = at
         self.bigEndian = bigEndian
         self.from = from
@@ -83,7 +93,7 @@ public struct ChecksumSpec: Sendable, Equatable {
     /// Absolute offset of the check value in a frame of `count` bytes; nil when it does not fit.
     func position(frameLength count: Int) -> Int? {
         let start = at >= 0 ? at : count + at
-        guard start >= 0, start + algorithm.size <= count else { return nil }
+        guard start >= 0, start + size <= count else { return nil }
         return start
     }
 
@@ -92,7 +102,7 @@ public struct ChecksumSpec: Sendable, Equatable {
     func verify(sent: [UInt8], covered: [UInt8]) -> (stored: UInt64, computed: UInt64)? {
         guard let position = position(frameLength: sent.count),
               let range = coveredRange(frameLength: covered.count),
-              let stored = FrameBytes.unsigned(sent, at: position, size: algorithm.size, bigEndian: bigEndian),
+              let stored = FrameBytes.unsigned(sent, at: position, size: size, bigEndian: bigEndian),
               let bytes = FrameBytes.slice(covered, range) else { return nil }
         let computed = bytes.isEmpty ? (emptyValue ?? compute(bytes)) : compute(bytes)
         return (stored, computed)
@@ -100,7 +110,7 @@ public struct ChecksumSpec: Sendable, Equatable {
 
     /// The check value of `bytes`: through the table when there is one, else by definition.
     func compute(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        if let crcTable, case .crc(let p) = algorithm { return crcTable.crc(bytes, initial: p.initial) ^ p.xorOut }
+        if let crcTable { return crcTable.crc(bytes, register: crcStart) ^ crcXorOut }
         return algorithm.compute(bytes)
     }
 }

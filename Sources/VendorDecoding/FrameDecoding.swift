@@ -24,8 +24,9 @@ struct DecodedFields: Sendable, Equatable {
             problem = "\(raw.count) bytes cannot hold a \(plan.framing.payloadOffset)-byte header and \(plan.framing.trailerSize)-byte trailer"
             return
         }
-        guard raw.count >= plan.framing.tail.count, raw.suffix(plan.framing.tail.count).elementsEqual(plan.framing.tail) else {
-            problem = "tail is \(Hex.string(raw.suffix(plan.framing.tail.count))), expected \(Hex.string(plan.framing.tail))"
+        let tail = plan.framing.tail
+        guard Self.ends(raw, with: tail) else {
+            problem = "tail is \(Hex.string(raw.suffix(tail.count))), expected \(Hex.string(tail))"
             return
         }
         let key: Key
@@ -52,8 +53,8 @@ struct DecodedFields: Sendable, Equatable {
                 return
             }
         }
-        if direction == .deviceToHost, plan.status?.applies(to: command) == true,
-           let offset = plan.status?.offset, let size = plan.status?.size {
+        if direction == .deviceToHost, let rule = plan.status, rule.applies(to: command) {
+            let (offset, size) = (rule.offset, rule.size)
             if let plaintext {
                 status = FrameBytes.unsigned(plaintext, at: offset, size: size, bigEndian: true).map { Int($0) }
             } else if size >= 1, size <= 8, offset >= 0, offset <= payload.count - size {
@@ -64,7 +65,7 @@ struct DecodedFields: Sendable, Equatable {
                 }
                 status = Int(value)
             }
-            statusOK = status.map { plan.status?.success.contains($0) == true }
+            if let status { statusOK = rule.success.contains(status) }
         }
         self.plaintext = plaintext
     }
@@ -134,6 +135,14 @@ struct DecodedFields: Sendable, Equatable {
             for (i, byte) in payload.enumerated() { buffer[i] = byte ^ key(i) }
             count = payload.count
         }
+    }
+
+    /// True when `raw` ends with `tail` (an empty tail always).
+    private static func ends(_ raw: [UInt8], with tail: [UInt8]) -> Bool {
+        guard raw.count >= tail.count else { return false }
+        let start = raw.count - tail.count
+        for i in tail.indices where raw[start + i] != tail[i] { return false }
+        return true
     }
 
     private static func read(_ raw: [UInt8], _ field: FrameField) -> Int? {
