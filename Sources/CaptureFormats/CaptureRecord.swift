@@ -114,13 +114,11 @@ public struct CaptureRecord: Sendable, Equatable {
         }
     }
 
-    /// The same record with its payload at `range` of `storage` (which must hold the same bytes
-    /// there: a reader that moves payloads into a buffer of its own).
-    public func sharingPayload(_ storage: [UInt8], at range: Range<Int>) -> CaptureRecord {
-        var record = self
-        record.storage = storage
-        record.payloadRange = range
-        return record
+    /// Moves the payload to `range` of `storage` (which must hold the same bytes there: a reader
+    /// that moves payloads into a buffer of its own).
+    public mutating func sharePayload(_ storage: [UInt8], at range: Range<Int>) {
+        self.storage = storage
+        payloadRange = range
     }
 
     /// `payload.count`, without copying.

@@ -32,7 +32,8 @@ struct CaptureRecordTests {
         #expect(try reader.readUInt16LE() == 0x0C03)
         #expect(throws: DecodeError.self) { try reader.readUInt16LE() }
         #expect(reader.reportedOffset == 2)
-        let moved = shared.sharingPayload([0x03, 0x0C, 0x00], at: 0..<3)
+        var moved = shared
+        moved.sharePayload([0x03, 0x0C, 0x00], at: 0..<3)
         #expect(moved == shared)
         #expect(moved.storage.count == 3)
         var changed = shared
