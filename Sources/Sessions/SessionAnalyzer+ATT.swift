@@ -168,9 +168,11 @@ extension SessionAnalyzer {
 
     static let cccdUUID = BluetoothUUID(uint16: 0x2902)
 
-    /// A Write Request to a Client Characteristic Configuration descriptor (Vol 3 Part G §3.3.3.3).
+    /// A Write Request to a Client Characteristic Configuration descriptor (Vol 3 Part G §3.3.3.3:
+    /// its value is two octets; one, which a lenient server may accept, still counts). Longer
+    /// writes cost no look at the GATT database.
     mutating func subscription(_ write: ATTHandleValue, in conn: LiveConnection, timeUs: Int64) {
-        guard let first = write.value.first, let slot = conn.slot,
+        guard write.value.count <= 2, let first = write.value.first, let slot = conn.slot,
               gatt.uuid(slot: registry.root(slot), handle: write.handle) == Self.cccdUUID else { return }
         let database = gatt[registry.root(slot)]
         let owner = database.characteristic(containing: write.handle).map { GATTDatabase.name($0.uuid) }
