@@ -99,6 +99,8 @@ public struct PartialL2CAPFrame: Sendable, Equatable {
         if header == nil, missingByteCount == 0 {
             var reader = ByteReader(bytes, layer: .l2cap)
             header = try? L2CAPBasicHeader(parsing: &reader)
+            // The rest of the PDU then comes without growing the array step by step.
+            if let expected = expectedByteCount { bytes.reserveCapacity(expected) }
         }
         receivedByteCount += fragment.count
         missingByteCount += max(0, truncatedBy)
@@ -116,8 +118,10 @@ public struct PartialL2CAPFrame: Sendable, Equatable {
         let total = receivedByteCount + missingByteCount
         guard total >= expected else { return nil }
         guard missingByteCount == 0 else { return .cutShort(self) }
-        let frame = L2CAPFrame(channelID: header.channelID,
-                               payload: Array(bytes.dropFirst(L2CAPBasicHeader.size).prefix(Int(header.length))),
+        // The body is read in place in the collected bytes, its offsets counted from its first byte.
+        let body = ByteReader(bytes, range: L2CAPBasicHeader.size..<expected, layer: .l2cap,
+                              baseOffset: -L2CAPBasicHeader.size)
+        let frame = L2CAPFrame(channelID: header.channelID, body: body,
                                firstRecordIndex: firstRecordIndex, lastRecordIndex: lastRecordIndex,
                                firstTimestampUs: firstTimestampUs, lastTimestampUs: lastTimestampUs,
                                fragmentCount: fragmentCount)
@@ -184,24 +188,27 @@ public struct L2CAPReassembler: Sendable {
     /// case) completes without touching the per-stream state.
     public mutating func step(key: FragmentStreamKey, isStart: Bool, fragment: ByteReader, recordIndex: Int,
                               timestampUs: Int64, truncatedBy: Int = 0) -> ReassemblyStep {
-        var interrupted: ReassemblyEvent?
-        var partial: PartialL2CAPFrame
-        if isStart {
-            if !collecting.isEmpty, let previous = collecting.removeValue(forKey: key) {
-                interrupted = .interrupted(previous, byRecordIndex: recordIndex)
-            }
-            if truncatedBy <= 0,
-               let frame = Self.wholeFrame(fragment, recordIndex: recordIndex, timestampUs: timestampUs) {
-                return ReassemblyStep(interrupted: interrupted, outcome: .complete(frame))
-            }
-            partial = PartialL2CAPFrame(key: key, recordIndex: recordIndex, timestampUs: timestampUs)
-        } else {
-            guard !collecting.isEmpty, let pending = collecting.removeValue(forKey: key) else {
+        guard isStart else {
+            // A continuation grows its pending PDU in place: taken out and put back, the PDU
+            // was copied and its key hashed twice per fragment.
+            guard !collecting.isEmpty, let index = collecting.index(forKey: key) else {
                 return ReassemblyStep(outcome: .orphanContinuation(key: key, recordIndex: recordIndex,
                                                                    byteCount: fragment.remaining))
             }
-            partial = pending
+            collecting.values[index].absorb(fragment.unreadBytes, truncatedBy: truncatedBy, recordIndex: recordIndex,
+                                            timestampUs: timestampUs)
+            guard let outcome = collecting.values[index].outcome else { return ReassemblyStep() }
+            collecting.remove(at: index)
+            return ReassemblyStep(outcome: outcome)
         }
+        var interrupted: ReassemblyEvent?
+        if !collecting.isEmpty, let previous = collecting.removeValue(forKey: key) {
+            interrupted = .interrupted(previous, byRecordIndex: recordIndex)
+        }
+        if truncatedBy <= 0, let frame = Self.wholeFrame(fragment, recordIndex: recordIndex, timestampUs: timestampUs) {
+            return ReassemblyStep(interrupted: interrupted, outcome: .complete(frame))
+        }
+        var partial = PartialL2CAPFrame(key: key, recordIndex: recordIndex, timestampUs: timestampUs)
         partial.absorb(fragment.unreadBytes, truncatedBy: truncatedBy, recordIndex: recordIndex,
                        timestampUs: timestampUs)
         let outcome = partial.outcome
