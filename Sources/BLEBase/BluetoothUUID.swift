@@ -59,15 +59,22 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
         }
     }
 
-    /// Reads `width` (2, 4 or 16) bytes in wire order.
+    /// Reads `width` (2, 4 or 16) bytes in wire order, as integers (through an array of the bytes
+    /// and its reversal, a 16-byte UUID cost two allocations).
     public init(parsing reader: inout ByteReader, width: Int) throws(DecodeError) {
-        let at = reader.reportedOffset
-        let wire = try reader.readBytes(width, "UUID")
-        guard let uuid = BluetoothUUID(wire: wire) else {
+        switch width {
+        case 2: self.init(uint16: try reader.readUInt16LE("UUID"))
+        case 4: self.init(uint32: try reader.readUInt32LE("UUID"))
+        case 16:
+            try reader.check(16, field: "UUID")
+            let low = try reader.readUInt64LE("UUID")
+            self.init(high: try reader.readUInt64LE("UUID"), low: low)
+        default:
+            let at = reader.reportedOffset
+            _ = try reader.readBytes(width, "UUID")
             throw DecodeError.invalid(layer: reader.layer, field: "UUID", at: at,
                                       reason: "UUID width \(width) is not 2, 4 or 16")
         }
-        self = uuid
     }
 
     /// True when the UUID lies on the Bluetooth Base UUID.

@@ -93,6 +93,7 @@ public enum ADValue: Sendable, Equatable {
     private static func uuidList(_ r: inout ByteReader, width: Int) throws(DecodeError) -> [BluetoothUUID] {
         try requireMultiple(of: width, &r, field: "UUID list")
         var uuids: [BluetoothUUID] = []
+        uuids.reserveCapacity(r.remaining / width)
         while !r.isAtEnd { uuids.append(try BluetoothUUID(parsing: &r, width: width)) }
         return uuids
     }

@@ -72,6 +72,12 @@ import Testing
         #expect(throws: DecodeError.truncated(layer: .att, field: "UUID", at: 0, needed: 2, available: 1)) {
             _ = try BluetoothUUID(parsing: &short, width: 2)
         }
+        var four = ByteReader([0x78, 0x56, 0x34, 0x12])
+        #expect(try BluetoothUUID(parsing: &four, width: 4) == BluetoothUUID(uint32: 0x1234_5678))
+        var cut = ByteReader([UInt8](repeating: 0, count: 15), layer: .att)
+        #expect(throws: DecodeError.truncated(layer: .att, field: "UUID", at: 0, needed: 16, available: 15)) {
+            _ = try BluetoothUUID(parsing: &cut, width: 16)
+        }
         var odd = ByteReader([1, 2, 3], layer: .att)
         #expect(throws: DecodeError.invalid(layer: .att, field: "UUID", at: 0, reason: "UUID width 3 is not 2, 4 or 16")) {
             _ = try BluetoothUUID(parsing: &odd, width: 3)
