@@ -86,14 +86,39 @@ public struct CompletedPackets: Sendable, Equatable {
         self.count = count
     }
 
-    static func parseList(_ r: inout ByteReader) throws(DecodeError) -> [CompletedPackets] {
+    static func parseList(_ r: inout ByteReader) throws(DecodeError) -> CompletedPacketsList {
         let handles = try r.readUInt8("Num_Handles")
-        var list: [CompletedPackets] = []
-        list.reserveCapacity(Int(handles))
+        var list = CompletedPacketsList()
         for _ in 0..<handles {
             let handle = try r.readUInt16LE("Connection_Handle")
             list.append(CompletedPackets(connectionHandle: handle, count: try r.readUInt16LE("Num_Completed_Packets")))
         }
         return list
+    }
+}
+
+/// The handles of one Number Of Completed Packets event, in order. The first is stored inline:
+/// an LE host with one link gets one per event, a fifth of a typical capture's records, and an
+/// array each cost an allocation.
+public struct CompletedPacketsList: RandomAccessCollection, Equatable, Sendable, ExpressibleByArrayLiteral {
+    private var head: CompletedPackets?
+    private var rest: [CompletedPackets] = []
+
+    public init() {}
+
+    public init(arrayLiteral elements: CompletedPackets...) {
+        for element in elements { append(element) }
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { head == nil ? 0 : 1 + rest.count }
+
+    public subscript(position: Int) -> CompletedPackets {
+        if position == 0, let head { return head }
+        return rest[position - 1]
+    }
+
+    public mutating func append(_ element: CompletedPackets) {
+        if head == nil { head = element } else { rest.append(element) }
     }
 }

@@ -34,7 +34,7 @@ public enum HCIEventBody: Sendable, Equatable {
     case commandComplete(CommandCompleteEvent)
     case commandStatus(CommandStatusEvent)
     case hardwareError(hardwareCode: UInt8)
-    case numberOfCompletedPackets([CompletedPackets])
+    case numberOfCompletedPackets(CompletedPacketsList)
     /// 0x00 synchronous buffer overflow, 0x01 ACL buffer overflow.
     case dataBufferOverflow(linkType: UInt8)
     case encryptionKeyRefreshComplete(status: HCIStatus, connectionHandle: UInt16)

@@ -106,6 +106,11 @@ import Testing
         #expect(nocp.body == .numberOfCompletedPackets([CompletedPackets(connectionHandle: 0x40, count: 1),
                                                         CompletedPackets(connectionHandle: 0x41, count: 3)]))
         #expect(nocp.summary == "Number Of Completed Packets handle 0x0040 1, handle 0x0041 3")
+        // The first handle is kept inline, any others in an array: both read back in order.
+        if case .numberOfCompletedPackets(let list) = nocp.body {
+            #expect(list.map(\.connectionHandle) == [0x40, 0x41] && list.count == 2)
+        }
+        #expect(try event([0x13, 0x01, 0x00]).body == .numberOfCompletedPackets([]))
         expectEveryTruncation([0x01, 0x40, 0x00, 0x01, 0x00], layer: .hci, layout: [
             ("Num_Handles", 1), ("Connection_Handle", 2), ("Num_Completed_Packets", 2),
         ]) { r throws(DecodeError) in _ = try CompletedPackets.parseList(&r) }
