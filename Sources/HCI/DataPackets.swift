@@ -68,13 +68,16 @@ public struct ACLDataPacket: Sendable, Equatable {
         broadcastFlag = UInt8(truncatingIfNeeded: handleAndFlags >> 14)
         dataTotalLength = try reader.readUInt16LE("Data_Total_Length")
         let declared = Int(dataTotalLength)
-        if allowTruncated, reader.remaining < declared {
-            truncation = DataTruncation(present: reader.remaining, declared: declared)
-            payload = reader.sliceRemaining()
-        } else {
-            payload = try reader.slice(byteCount: declared, "ACL data")
+        guard allowTruncated, reader.remaining < declared else {
+            // Stored after the last check: a throw after it made the initializer build the
+            // packet aside and copy it out.
+            let body = try reader.slice(byteCount: declared, "ACL data")
             try reader.expectEnd("ACL data")
+            payload = body
+            return
         }
+        truncation = DataTruncation(present: reader.remaining, declared: declared)
+        payload = reader.sliceRemaining()
     }
 
     public var payloadBytes: ArraySlice<UInt8> { payload.unreadBytes }

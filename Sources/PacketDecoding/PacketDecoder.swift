@@ -29,8 +29,9 @@ public struct PacketDecoder: Sendable {
         return packet
     }
 
-    /// Decodes the record's layers into `packet`; each layer is stored once the state it
-    /// changes has been updated, so that it moves into the packet instead of being copied.
+    /// Decodes the record's layers into `packet`; each layer is stored where it moves into the
+    /// packet instead of being copied (measured: an event after the state it changes, an ACL
+    /// packet before the reassembly reads its payload).
     private mutating func decodeLayers(of record: CaptureRecord, into packet: inout DecodedPacket) throws(DecodeError) {
         var reader = record.payloadReader(layer: .hci)
         switch record.kind {
@@ -44,9 +45,10 @@ public struct PacketDecoder: Sendable {
             packet.hci = .event(event)
         case .aclData:
             let acl = try ACLDataPacket(parsing: &reader, allowTruncated: true)
-            reassemble(handle: acl.connectionHandle, isStart: acl.packetBoundary.isStart, fragment: acl.payload,
-                       in: &packet)
+            let (handle, isStart, fragment) = (acl.connectionHandle, acl.packetBoundary.isStart, acl.payload)
+            // Stored first, so that it moves into the packet (after the reassembly it was copied).
             packet.hci = .acl(acl)
+            reassemble(handle: handle, isStart: isStart, fragment: fragment, in: &packet)
         case .scoData:
             packet.hci = .sco(try SCODataPacket(parsing: &reader))
         case .isoData:
