@@ -120,40 +120,44 @@ extension SessionAnalyzer {
     }
 
     /// Handles a response: the transaction's outcome, and what it teaches (MTU, GATT, CCCD).
-    mutating func answer(_ pending: PendingRequest, with response: ATTPDU, in conn: LiveConnection,
+    mutating func answer(_ pending: consuming PendingRequest, with response: ATTPDU, in conn: LiveConnection,
                          record: CaptureRecord) {
-        let request = pending.pdu
-        var resolved = pending
+        // The request is read and the transaction changed in place (copies of them cost a
+        // tenth of this function).
         switch response.parameters {
         case .errorResponse(let error):
-            resolved.transaction.errorCode = error.errorCode
-            resolve(resolved, in: conn, outcome: .error, responseUs: record.timestampUs, record: record.index,
+            pending.transaction.errorCode = error.errorCode
+            resolve(pending, in: conn, outcome: .error, responseUs: record.timestampUs, record: record.index,
                     response: response.opcode, now: record.timestampUs, why: nil)
             return
         case .exchangeMTUResponse(let server):
-            if case .exchangeMTURequest(let client) = request.parameters {
+            if case .exchangeMTURequest(let client) = pending.pdu.parameters {
                 // Vol 3 Part F §3.4.2.2: both use the smaller of the two, never below 23.
                 conn.connection.mtu = max(23, Int(min(client, server)))
             }
         case .readBlobResponse(let part):
-            if let handle = request.handle { Self.join(part, into: &conn.longValues[handle, default: []]) }
+            if let handle = pending.pdu.handle { Self.join(part, into: &conn.longValues[handle, default: []]) }
         case .prepareWriteResponse(let prepared):
             Self.join(prepared.value, into: &conn.longValues[prepared.handle, default: []])
         case .executeWriteResponse:
             // The prepared parts become one logical value (Vol 3 Part F §3.4.6.3).
-            if let (_, joined) = conn.longValues.first { resolved.transaction.value = joined }
+            if let (_, joined) = conn.longValues.first { pending.transaction.value = joined }
             conn.longValues.removeAll()
         case .writeResponse:
-            if case .writeRequest(let write) = request.parameters { subscription(write, in: conn, timeUs: record.timestampUs) }
+            if case .writeRequest(let write) = pending.pdu.parameters {
+                subscription(write, in: conn, timeUs: record.timestampUs)
+            }
         case .readResponse(let value):
             // The value is kept only where the transaction is listed (an answered one only in a listing of all).
-            if options.transactions == .all { resolved.transaction.value = Array(value.prefix(64)) }
-            learnGATT(request: request, response: response, in: conn)
+            if options.transactions == .all { pending.transaction.value = Array(value.prefix(64)) }
+            learnGATT(request: pending.pdu, response: response, in: conn)
         default:
-            learnGATT(request: request, response: response, in: conn)
+            learnGATT(request: pending.pdu, response: response, in: conn)
         }
-        if case .readBlobRequest(let handle, _) = request.parameters { resolved.transaction.value = conn.longValues[handle] }
-        resolve(resolved, in: conn, outcome: .ok, responseUs: record.timestampUs, record: record.index,
+        if case .readBlobRequest(let handle, _) = pending.pdu.parameters {
+            pending.transaction.value = conn.longValues[handle]
+        }
+        resolve(pending, in: conn, outcome: .ok, responseUs: record.timestampUs, record: record.index,
                 response: response.opcode, now: record.timestampUs, why: nil)
     }
 

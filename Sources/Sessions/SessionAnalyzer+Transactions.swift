@@ -8,9 +8,16 @@ import PacketDecoding
 /// (Core v5.4 Vol 3 Part F §3.3).
 extension SessionAnalyzer {
     /// Closes a transaction: counts it, lists it per the options, reports a failure when it failed.
-    mutating func resolve(_ pending: PendingRequest, in conn: LiveConnection, outcome: ATTTransaction.Outcome,
+    mutating func resolve(_ pending: consuming PendingRequest, in conn: LiveConnection, outcome: ATTTransaction.Outcome,
                           responseUs: Int64?, record responseRecord: Int?, response: ATTOpcode?, now: Int64, why: String?) {
-        var transaction = pending.transaction
+        // Changed in place: taken out of the request, the transaction was copied.
+        resolve(&pending.transaction, in: conn, outcome: outcome, responseUs: responseUs, record: responseRecord,
+                response: response, now: now, why: why)
+    }
+
+    private mutating func resolve(_ transaction: inout ATTTransaction, in conn: LiveConnection,
+                                  outcome: ATTTransaction.Outcome, responseUs: Int64?, record responseRecord: Int?,
+                                  response: ATTOpcode?, now: Int64, why: String?) {
         transaction.outcome = outcome
         transaction.responseUs = responseUs
         transaction.responseRecord = responseRecord
