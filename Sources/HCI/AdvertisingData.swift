@@ -109,21 +109,32 @@ public struct AdvertisingData: Sendable, Equatable {
 /// One AD structure: its type, data bytes as sent and the typed value.
 public struct ADStructure: Sendable, Equatable {
     public var type: ADType
-    public var data: [UInt8]
     public var value: ADValue
+    /// The data bytes where they were read, the record's buffer shared (a copy of each cost an
+    /// allocation per structure, four per advertising report). A structure lives as long as
+    /// its packet: keep `value`, or copy `data`, rather than the structure.
+    private let bytes: ByteReader
+
+    /// The data after the type byte.
+    public var data: [UInt8] { Array(bytes.unreadBytes) }
 
     public init(type: ADType, data: [UInt8]) {
         self.type = type
-        self.data = data
-        var reader = ByteReader(data, layer: .advertisingData)
+        bytes = ByteReader(data, layer: .advertisingData)
+        var reader = bytes
         value = ADValue(parsing: &reader, type: type)
     }
 
     /// Reads the type byte and the rest of `r` as data.
     public init(parsing r: inout ByteReader) throws(DecodeError) {
         type = ADType(rawValue: try r.readUInt8("AD type"))
-        data = Array(r.unreadBytes)
+        bytes = r
         value = ADValue(parsing: &r, type: type)
+    }
+
+    /// Structures are equal by their type, bytes and value, wherever the bytes are stored.
+    public static func == (a: Self, b: Self) -> Bool {
+        a.type == b.type && a.value == b.value && a.bytes.unreadBytes.elementsEqual(b.bytes.unreadBytes)
     }
 }
 

@@ -84,4 +84,15 @@ import Testing
         #expect(data.localName == "A\u{FFFD}\"\n")
         #expect(data.summary == "name \"A\u{FFFD}\\\"\\x0A\"")
     }
+
+    /// A structure's data is read where it lies (a record's buffer): it reads back the same and
+    /// equals a structure made from a copy of its bytes.
+    @Test func dataReadInPlaceEqualsACopy() {
+        let record: [UInt8] = [0xEE, 0xEE, 0x04, 0xFF, 0x4C, 0x00, 0x02, 0xEE]
+        var reader = ByteReader(record, range: 2..<7, layer: .advertisingData)
+        let data = AdvertisingData(parsing: &reader)
+        #expect(data.structures.map(\.data) == [[0x4C, 0x00, 0x02]])
+        #expect(data.structures == [ADStructure(type: ADType(rawValue: 0xFF), data: [0x4C, 0x00, 0x02])])
+        #expect(data.structures != [ADStructure(type: ADType(rawValue: 0xFF), data: [0x4C, 0x00, 0x03])])
+    }
 }
