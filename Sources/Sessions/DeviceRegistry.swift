@@ -93,8 +93,9 @@ struct DeviceRegistry {
         var name: String?
         var nameIsComplete = false
         var power: Int8?
-        for structure in data.structures {
-            switch structure.value {
+        // By index: `for structure in` copied each structure out (its arrays retained and released).
+        for i in data.structures.indices {
+            switch data.structures[i].value {
             case .localName(let local):
                 if !nameIsComplete && (name == nil || local.isComplete) {
                     name = local.name
