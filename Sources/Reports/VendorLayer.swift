@@ -24,6 +24,16 @@ public struct VendorLayer {
 
         init(session: VendorSession) { self.session = session }
 
+        /// Hands one ATT value to the session, remembering where its first fragment was.
+        mutating func take(_ value: ATTValueEvent, keepsPlaintext: Bool, into events: inout [VendorEvent]) {
+            session.updateMTU(value.mtu)
+            session.keepsPlaintext = keepsPlaintext
+            fragmentStarts.append((value.record, value.firstFragmentRecord, value.firstFragmentUs))
+            session.value(direction: value.hostToDevice ? .hostToDevice : .deviceToHost, attOpcode: value.opcode.rawValue,
+                          handle: value.handle, uuid: value.uuid, bytes: value.value, timeUs: value.timeUs,
+                          record: value.record, into: &events)
+        }
+
         /// Counts the frame and returns the first fragment of its first value; drops the starts
         /// of the values up to its last one.
         mutating func account(for frame: VendorFrame) -> (record: Int, timeUs: Int64)? {
@@ -94,13 +104,9 @@ public struct VendorLayer {
             // Links change in place (`links.values[index]`): a copy would copy their
             // assemblers and held frames on write.
             guard let index = link(for: value) else { return }
-            links.values[index].session.updateMTU(value.mtu)
-            links.values[index].session.keepsPlaintext = listing == .all && frames.count < Self.listingCap
-            links.values[index].fragmentStarts.append((value.record, value.firstFragmentRecord, value.firstFragmentUs))
-            links.values[index].session.value(
-                direction: value.hostToDevice ? .hostToDevice : .deviceToHost, attOpcode: value.opcode.rawValue,
-                handle: value.handle, uuid: value.uuid, bytes: value.value, timeUs: value.timeUs, record: value.record,
-                into: &events)
+            // One access to the link for the whole value (each access checks its uniqueness).
+            links.values[index].take(value, keepsPlaintext: listing == .all && frames.count < Self.listingCap,
+                                     into: &events)
             absorbEvents(link: index)
         case .writeResponse(let connection, let timeUs):
             guard let index = index(of: connection) else { return }
