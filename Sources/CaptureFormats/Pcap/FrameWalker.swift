@@ -121,28 +121,23 @@ final class PcapngFrameWalker: FrameWalker {
     func next() -> FrameStep {
         while true {
             let offset = input.offset
-            var head = input.peek(12)
-            if head.isAtEnd { return .end }
-            guard head.remaining >= 8,
-                  let type = try? head.readUInt32LE("block type") else {
-                return .truncated(offset: offset, have: head.remaining, total: 8, header: true)
+            let available = input.fill(12)
+            if available == 0 { return .end }
+            // The block type, then its total length; a section header sets its byte order first.
+            guard available >= 8, let type = input.peekUInt32(at: 0, bigEndian: false) else {
+                return .truncated(offset: offset, have: available, total: 8, header: true)
             }
-            // The block total length follows; a section header sets its byte order first.
-            var lengthField = head
             if type == Self.sectionHeaderType {
                 // The byte-order magic 0x1A2B3C4D follows the length and sets the section's order.
-                guard head.remaining >= 8, (try? head.skip(4)) != nil,
-                      let magic = try? head.readUInt32BE("byte-order magic") else {
-                    return .truncated(offset: offset, have: head.remaining + 4, total: 12, header: true)
+                guard let magic = input.peekUInt32(at: 8, bigEndian: true) else {
+                    return .truncated(offset: offset, have: available, total: 12, header: true)
                 }
                 bigEndian = magic == 0x1A2B_3C4D
             }
-            guard let rawLength = try? lengthField.readUnsigned(4, bigEndian: bigEndian, field: "block total length") else {
-                return .truncated(offset: offset, have: lengthField.remaining + 4, total: 8, header: true)
+            guard let rawLength = input.peekUInt32(at: 4, bigEndian: bigEndian) else {
+                return .truncated(offset: offset, have: available, total: 8, header: true)
             }
             let length = Int(rawLength)
-            // Drop the headers' views of the buffer before it refills (else the refill copies it).
-            (head, lengthField) = (ByteReader([]), ByteReader([]))
             guard length >= 12, length % 4 == 0, length <= Self.maximumBlockLength else {
                 return .lost(offset: offset, reason: "block at byte \(offset) has impossible total length \(length)")
             }
