@@ -20,10 +20,10 @@ struct BtsnoopPacket {
         let received = flags & 0x1 != 0
         switch datalink {
         case .h4:
-            let frame = try H4Frame(parsing: &reader)
-            kind = frame.type.kind
+            let (type, packet) = try H4Frame.parse(&reader)
+            kind = type.kind
             direction = received ? .received : .sent
-            payload = frame.packet
+            payload = packet
         case .linuxMonitor:
             let opcode = MonitorOpcode(rawValue: UInt16(truncatingIfNeeded: flags))
             kind = opcode.kind

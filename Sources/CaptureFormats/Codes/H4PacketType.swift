@@ -57,14 +57,12 @@ public struct H4PacketType: RawRepresentable, Hashable, Sendable {
 /// |  u8  |                        |
 /// +------+------------------------+
 /// ```
-struct H4Frame {
-    var type: H4PacketType
-    /// The packet: the rest of the record, in place.
-    var packet: ByteReader
-
-    /// Core v5.4 Vol 4 Part A §2: one indicator byte, then the packet. Zero bytes is no frame.
-    init(parsing reader: inout ByteReader) throws(DecodeError) {
-        type = H4PacketType(rawValue: try reader.readUInt8("H4 packet type"))
-        packet = reader.sliceRemaining()
+enum H4Frame {
+    /// Core v5.4 Vol 4 Part A §2: one indicator byte, then the packet (the rest of the record, in
+    /// place). Zero bytes is no frame. A pair, not a struct: the packet moves out of it where a
+    /// struct's field was copied and the struct destroyed, on every record.
+    static func parse(_ reader: inout ByteReader) throws(DecodeError) -> (type: H4PacketType, packet: ByteReader) {
+        let type = H4PacketType(rawValue: try reader.readUInt8("H4 packet type"))
+        return (type, reader.sliceRemaining())
     }
 }

@@ -34,9 +34,9 @@ struct PcapPacket {
                 let value = try reader.readUInt32BE("direction")
                 headerDirection = value == 0 ? .sent : (value == 1 ? .received : .unknown)
             }
-            let frame = try H4Frame(parsing: &reader)
-            kind = frame.type.kind
-            payload = frame.packet
+            let (type, packet) = try H4Frame.parse(&reader)
+            kind = type.kind
+            payload = packet
             direction = headerDirection ?? flagsDirection ?? .unknown
             if let headerDirection, let flagsDirection, headerDirection != flagsDirection {
                 directionConflict = true
