@@ -1,5 +1,10 @@
 import BLEBase
 import CPcap
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads pcap and pcapng files through libpcap, with a `FrameWalker` in step with it for byte
 /// offsets, truncation and pcapng direction flags (pcapng blocks are read a second time for
@@ -10,6 +15,8 @@ import CPcap
 final class PcapReader: RecordReader {
     let info: CaptureInfo
     private let handle: OpaquePointer
+    /// The stdio buffer of libpcap's file, freed after `pcap_close` closes the file.
+    private let stdioBuffer: UnsafeMutablePointer<CChar>
     private let linkType: LinkType
     private let role: LinkType.Role
     private var walker: (any FrameWalker)?
@@ -55,9 +62,21 @@ final class PcapReader: RecordReader {
         }
         defer { temporary?.remove() }
 
+        guard let file = fopen(libpcapPath, "rb") else {
+            throw CaptureError(file: path, message: "cannot open the \(container.rawValue) file for libpcap: "
+                                   + String(cString: strerror(errno)))
+        }
+        // libpcap reads through stdio, 4 KiB a read call: with a 1 MiB buffer, 256 times fewer.
+        // (glibc ignores the size when it is to allocate the buffer itself.)
+        let stdioBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: BufferedInput.chunkSize)
+        setvbuf(file, stdioBuffer, _IOFBF, BufferedInput.chunkSize)
         var errorBuffer = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
-        guard let opened = pcap_open_offline_with_tstamp_precision(libpcapPath, UInt32(PCAP_TSTAMP_PRECISION_MICRO),
-                                                                   &errorBuffer) else {
+        guard let opened = pcap_fopen_offline_with_tstamp_precision(file, UInt32(PCAP_TSTAMP_PRECISION_MICRO),
+                                                                    &errorBuffer) else {
+            // Failing, libpcap leaves the file to its caller (as pcap_open_offline does, savefile.c);
+            // once it opened, pcap_close closes it.
+            fclose(file)
+            stdioBuffer.deallocate()
             let reason = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw CaptureError(file: path, message: "libpcap cannot read the \(container.rawValue) file: \(reason)")
         }
@@ -65,9 +84,11 @@ final class PcapReader: RecordReader {
         guard let role = type.role else {
             let name = pcap_datalink_val_to_name(Int32(bitPattern: type.rawValue)).map { String(cString: $0) } ?? "unknown"
             pcap_close(opened)
+            stdioBuffer.deallocate()
             throw CaptureError(file: path, message: "unsupported pcap link type \(type.rawValue) (\(name))")
         }
         handle = opened
+        self.stdioBuffer = stdioBuffer
         snapshotLength = Int(pcap_snapshot(opened))
         linkType = type
         self.role = role
@@ -81,6 +102,7 @@ final class PcapReader: RecordReader {
 
     deinit {
         pcap_close(handle)
+        stdioBuffer.deallocate()
     }
 
     func next() -> CaptureRecord? {
