@@ -41,10 +41,10 @@ extension SessionAnalyzer {
 
         switch opcode.kind {
         case .request, .indication:
-            if let earlier = conn.pending.remove(direction) {
+            if var earlier = conn.pending.remove(direction) {
                 // A second request before the first was answered breaks the protocol (§3.3.2).
-                resolve(earlier, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil, now: now,
-                        why: "a new request was sent before it was answered")
+                resolve(&earlier.transaction, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
+                        now: now, why: "a new request was sent before it was answered")
             }
             // Its attribute is described when it resolves (discovery may name the handle meanwhile).
             let transaction = ATTTransaction(opcode: opcode, handle: att.handle, attribute: nil, direction: direction,
@@ -127,7 +127,7 @@ extension SessionAnalyzer {
         switch response.parameters {
         case .errorResponse(let error):
             pending.transaction.errorCode = error.errorCode
-            resolve(pending, in: conn, outcome: .error, responseUs: record.timestampUs, record: record.index,
+            resolve(&pending.transaction, in: conn, outcome: .error, responseUs: record.timestampUs, record: record.index,
                     response: response.opcode, now: record.timestampUs, why: nil)
             return
         case .exchangeMTUResponse(let server):
@@ -157,7 +157,7 @@ extension SessionAnalyzer {
         if case .readBlobRequest(let handle, _) = pending.pdu.parameters {
             pending.transaction.value = conn.longValues[handle]
         }
-        resolve(pending, in: conn, outcome: .ok, responseUs: record.timestampUs, record: record.index,
+        resolve(&pending.transaction, in: conn, outcome: .ok, responseUs: record.timestampUs, record: record.index,
                 response: response.opcode, now: record.timestampUs, why: nil)
     }
 

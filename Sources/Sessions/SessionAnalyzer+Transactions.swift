@@ -8,16 +8,9 @@ import PacketDecoding
 /// (Core v5.4 Vol 3 Part F §3.3).
 extension SessionAnalyzer {
     /// Closes a transaction: counts it, lists it per the options, reports a failure when it failed.
-    mutating func resolve(_ pending: consuming PendingRequest, in conn: LiveConnection, outcome: ATTTransaction.Outcome,
+    /// Changed in place in its request (taken out of it, the transaction was copied).
+    mutating func resolve(_ transaction: inout ATTTransaction, in conn: LiveConnection, outcome: ATTTransaction.Outcome,
                           responseUs: Int64?, record responseRecord: Int?, response: ATTOpcode?, now: Int64, why: String?) {
-        // Changed in place: taken out of the request, the transaction was copied.
-        resolve(&pending.transaction, in: conn, outcome: outcome, responseUs: responseUs, record: responseRecord,
-                response: response, now: now, why: why)
-    }
-
-    private mutating func resolve(_ transaction: inout ATTTransaction, in conn: LiveConnection,
-                                  outcome: ATTTransaction.Outcome, responseUs: Int64?, record responseRecord: Int?,
-                                  response: ATTOpcode?, now: Int64, why: String?) {
         transaction.outcome = outcome
         transaction.responseUs = responseUs
         transaction.responseRecord = responseRecord
@@ -107,7 +100,7 @@ extension SessionAnalyzer {
         var next = Int64.max
         for (link, conn) in live.all {
             for direction in PendingRequests.directions {
-                guard let pending = conn.pending[direction] else { continue }
+                guard var pending = conn.pending[direction] else { continue }
                 let deadline = pending.transaction.requestUs + options.transactionTimeoutUs
                 // Over the air, a link the sniffer has not seen alive at the deadline may be gone:
                 // its end decides (no-response), not the ATT timer.
@@ -116,7 +109,7 @@ extension SessionAnalyzer {
                 }
                 if deadline <= now {
                     conn.pending[direction] = nil
-                    resolve(pending, in: conn, outcome: .timeout, responseUs: nil, record: nil, response: nil,
+                    resolve(&pending.transaction, in: conn, outcome: .timeout, responseUs: nil, record: nil, response: nil,
                             now: deadline, why: nil)
                 } else {
                     next = min(next, deadline)
@@ -135,9 +128,9 @@ extension SessionAnalyzer {
         conn.connection.endRecord = record
         conn.connection.disconnectReason = reason
         conn.connection.initiator = initiator ?? Self.initiator(reason: reason, hostAsked: conn.disconnectRequested)
-        for pending in conn.pending.byRequestTime {
-            resolve(pending, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil, now: timeUs,
-                    why: "the link went down first (\(reason.map { "\($0.name)" } ?? "its end was not captured"))")
+        for var pending in conn.pending.byRequestTime {
+            resolve(&pending.transaction, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
+                    now: timeUs, why: "the link went down first (\(reason.map { "\($0.name)" } ?? "its end was not captured"))")
         }
         conn.pending.removeAll()
         if let reason, ![0x13, 0x15, 0x16].contains(reason.rawValue) {

@@ -36,9 +36,9 @@ extension SessionAnalyzer {
         expireTransactions(now: end, events: &events)
         for (link, open) in live.all.sorted(by: { $0.value.connection.startUs < $1.value.connection.startUs }) {
             if case .air = link, endSilent(link, open, atCaptureEnd: true, events: &events) { continue }
-            for pending in open.pending.byRequestTime {
-                resolve(pending, in: open, outcome: .noResponse, responseUs: nil, record: nil, response: nil, now: end,
-                        why: "the capture ended first")
+            for var pending in open.pending.byRequestTime {
+                resolve(&pending.transaction, in: open, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
+                        now: end, why: "the capture ended first")
             }
             open.pending.removeAll()
             fail(.danglingConnection, at: open.connection.lastActivityUs, record: nil, slot: open.slot,
