@@ -127,7 +127,7 @@ public enum CRCInference {
             let end = frame.count + layout.to
             let at = layout.at >= 0 ? layout.at : frame.count + layout.at
             guard end >= layout.from, let covered = FrameBytes.read(frame, layout.from..<end),
-                  let stored = FrameBytes.unsigned(frame, at: at, size: size, bigEndian: layout.bigEndian)
+                  let stored = ByteReader.unsigned(in: frame, at: at, size: size, bigEndian: layout.bigEndian)
             else { return nil }
             if covered.isEmpty {
                 guard prepared.emptyValue == nil || prepared.emptyValue == stored else { return nil }

@@ -102,7 +102,7 @@ public struct ChecksumSpec: Sendable, Equatable {
     func verify(sent: [UInt8], covered: [UInt8]) -> (stored: UInt64, computed: UInt64)? {
         guard let position = position(frameLength: sent.count),
               let range = coveredRange(frameLength: covered.count),
-              let stored = FrameBytes.unsigned(sent, at: position, size: size, bigEndian: bigEndian),
+              let stored = ByteReader.unsigned(in: sent, at: position, size: size, bigEndian: bigEndian),
               let bytes = FrameBytes.slice(covered, range) else { return nil }
         let computed = bytes.isEmpty ? (emptyValue ?? compute(bytes)) : compute(bytes)
         return (stored, computed)

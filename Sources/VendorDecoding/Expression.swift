@@ -1,3 +1,5 @@
+import BLEBase
+
 /// A tiny integer expression over a frame's fields, used for per-frame XOR keys and response
 /// matching: `(0x5A - seq) mod 256`, `cmd | 0x80`, `byte[2] ^ index`.
 ///
@@ -86,8 +88,8 @@ public indirect enum Expression: Sendable, Equatable {
             return value
         case .byte(let e):
             let n = try e.evaluate(context)
-            guard let offset = Int(exactly: n), let value = FrameBytes.unsigned(context.frame, at: offset, size: 1,
-                                                                                  bigEndian: true) else {
+            guard let offset = Int(exactly: n),
+                  let value = ByteReader.unsigned(in: context.frame, at: offset, size: 1, bigEndian: true) else {
                 throw ExpressionError(column: nil, message: "byte[\(n)] is outside the \(context.frame.count)-byte frame")
             }
             return Int64(value)

@@ -1,3 +1,5 @@
+import BLEBase
+
 /// Cuts frames out of the byte stream of one characteristic in one direction: an explicit state
 /// machine over a buffer of fragments (ATT values), in the manner of a length-field frame
 /// decoder. The length field decides completeness first; a fragment shorter than
@@ -111,7 +113,7 @@ struct FrameAssembler: Sendable {
     private func measure(_ bytes: [UInt8], short: Bool) -> Measure {
         switch framing.length {
         case .field(let field):
-            guard let value = FrameBytes.unsigned(bytes, at: field.offset, size: field.size, bigEndian: field.bigEndian)
+            guard let value = ByteReader.unsigned(in: bytes, at: field.offset, size: field.size, bigEndian: field.bigEndian)
             else { return .incomplete }
             let total = field.frameLength(value: Int(value), framing: framing)
             let minimum = max(field.offset + field.size, framing.payloadOffset + framing.trailerSize,

@@ -56,7 +56,7 @@ struct DecodedFields: Sendable, Equatable {
         if direction == .deviceToHost, let rule = plan.status, rule.applies(to: command) {
             let (offset, size) = (rule.offset, rule.size)
             if let plaintext {
-                status = FrameBytes.unsigned(plaintext, at: offset, size: size, bigEndian: true).map { Int($0) }
+                status = ByteReader.unsigned(in: plaintext, at: offset, size: size, bigEndian: true).map { Int($0) }
             } else if size >= 1, size <= 8, offset >= 0, offset <= payload.count - size {
                 // The key does not vary per byte here: the status bytes de-obfuscate alone.
                 var value: UInt64 = 0
@@ -101,7 +101,7 @@ struct DecodedFields: Sendable, Equatable {
         case .xorExpression(let expression):
             var lengthValue: Int?
             if case .field(let f) = plan.framing.length {
-                lengthValue = FrameBytes.unsigned(raw, at: f.offset, size: f.size, bigEndian: f.bigEndian).map { Int($0) }
+                lengthValue = ByteReader.unsigned(in: raw, at: f.offset, size: f.size, bigEndian: f.bigEndian).map { Int($0) }
             }
             var context = Expression.Context(seq: sequence.map(Int64.init), cmd: command.map(Int64.init),
                                              len: lengthValue.map(Int64.init), frame: raw)
@@ -146,7 +146,7 @@ struct DecodedFields: Sendable, Equatable {
     }
 
     private static func read(_ raw: [UInt8], _ field: FrameField) -> Int? {
-        FrameBytes.unsigned(raw, at: field.offset, size: field.size, bigEndian: field.bigEndian).map { Int($0) }
+        ByteReader.unsigned(in: raw, at: field.offset, size: field.size, bigEndian: field.bigEndian).map { Int($0) }
     }
 }
 

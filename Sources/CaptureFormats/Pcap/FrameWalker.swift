@@ -162,40 +162,32 @@ final class PcapngFrameWalker: FrameWalker {
     /// EPB (§4.3): type, length, interface id u32, timestamp 2×u32, captured u32, original u32,
     /// data padded to 32 bits, options, then the length again. The obsolete Packet Block
     /// (Appendix A) has interface id and drops count as two u16 instead of the u32 interface id;
-    /// otherwise the same. Read by index after one look at the block's size (through readers,
-    /// it cost 160 instructions a block); nil when the flags are absent or do not fit.
+    /// otherwise the same. Fields read in place (through readers, they cost 160 instructions a
+    /// block); nil when the flags are absent or do not fit.
     private func packetFlagsDirection(_ block: ByteReader) -> Direction? {
-        let bigEndian = bigEndian
-        return block.storage.withUnsafeBufferPointer { bytes -> Direction? in
-            let start = block.position
-            // Options end before the trailing total length; the captured length is at byte 20.
-            let optionsEnd = block.endIndex - 4
-            guard start >= 0, block.endIndex <= bytes.count, optionsEnd - start >= 24 else { return nil }
-            func unsigned(at index: Int, width: Int) -> UInt32 {
-                var value: UInt32 = 0
-                for i in 0..<width {
-                    let byte = UInt32(bytes[bigEndian ? index + i : index + width - 1 - i])
-                    value = value << 8 | byte
+        let bytes = block.storage
+        // Options end before the trailing total length; the captured length is at byte 20.
+        let optionsEnd = block.endIndex - 4
+        guard optionsEnd - block.position >= 24,
+              let captured = ByteReader.unsigned(in: bytes, at: block.position + 20, size: 4, bigEndian: bigEndian)
+        else { return nil }
+        var option = block.position + 28 + ((Int(captured) + 3) & ~3)
+        while option + 4 <= optionsEnd,
+              let code = ByteReader.unsigned(in: bytes, at: option, size: 2, bigEndian: bigEndian), code != 0,
+              let length = ByteReader.unsigned(in: bytes, at: option + 2, size: 2, bigEndian: bigEndian) {
+            if code == UInt64(Self.flagsOptionCode), length == 4 {
+                guard option + 8 <= optionsEnd,
+                      let flags = ByteReader.unsigned(in: bytes, at: option + 4, size: 4, bigEndian: bigEndian)
+                else { return nil }
+                // Bits 0–1: 01 inbound (received by the host), 10 outbound (sent).
+                switch flags & 0x3 {
+                case 1: return .received
+                case 2: return .sent
+                default: return nil
                 }
-                return value
             }
-            var option = start + 28 + ((Int(unsigned(at: start + 20, width: 4)) + 3) & ~3)
-            while option + 4 <= optionsEnd {
-                let code = unsigned(at: option, width: 2)
-                let length = Int(unsigned(at: option + 2, width: 2))
-                if code == 0 { break }
-                if code == Self.flagsOptionCode, length == 4 {
-                    guard option + 8 <= optionsEnd else { return nil }
-                    // Bits 0–1: 01 inbound (received by the host), 10 outbound (sent).
-                    switch unsigned(at: option + 4, width: 4) & 0x3 {
-                    case 1: return .received
-                    case 2: return .sent
-                    default: return nil
-                    }
-                }
-                option += 4 + ((length + 3) & ~3)
-            }
-            return nil
+            option += 4 + ((Int(length) + 3) & ~3)
         }
+        return nil
     }
 }
