@@ -5,6 +5,8 @@ extension Array {
     /// holds) and release it twice, once as the copy and once with the array.
     @inlinable
     public mutating func drain(filler: Element, _ body: (consuming Element) -> Void) {
+        // Emptying costs a call into the generic `replaceSubrange` even when there is nothing.
+        guard !isEmpty else { return }
         withUnsafeMutableBufferPointer { elements in
             for i in elements.indices {
                 body(elements.moveElement(from: i))

@@ -18,11 +18,16 @@ public struct VendorLayer {
     /// (ascending), the record and time of its first L2CAP fragment, kept until the frame that
     /// starts there is out.
     private struct Link {
+        /// The connection's number (`ATTValueEvent.connectionNumber`).
+        let number: Int
         var session: VendorSession
         var totals: [(direction: VendorDirection, handle: UInt16, totals: VendorTotals)] = []
         var fragmentStarts: [(valueRecord: Int, record: Int, timeUs: Int64)] = []
 
-        init(session: VendorSession) { self.session = session }
+        init(number: Int, session: VendorSession) {
+            self.number = number
+            self.session = session
+        }
 
         /// Hands one ATT value to the session, remembering where its first fragment was.
         mutating func take(_ value: ATTValueEvent, keepsPlaintext: Bool, into events: inout [VendorEvent]) {
@@ -52,14 +57,15 @@ public struct VendorLayer {
         }
     }
 
-    private var links: [String: Link] = [:]
+    /// The links of the connections open now (a handful), found by connection number.
+    private var links: [Link] = []
     /// The connection of the latest value and where its link is, nil for one in `unmatched`
-    /// (values come in runs per connection): one string comparison instead of hashes per value.
-    /// Reset when `links` changes.
-    private var lastLink: (connection: String, index: Dictionary<String, Link>.Index?)?
+    /// (values come in runs per connection). Reset when `links` changes.
+    private var lastLink: (number: Int, index: Int?)?
     /// The events of the current session call, kept for their capacity.
     private var events: [VendorEvent] = []
-    private var unmatched: Set<String> = []
+    /// Connections (by number) no profile applies to.
+    private var unmatched: Set<Int> = []
     private var devices: [String: String] = [:]
     /// Per listed frame (connection, id): its first fragment's record and time.
     public private(set) var firstFragments: [String: (record: Int, timeUs: Int64)] = [:]
@@ -101,53 +107,51 @@ public struct VendorLayer {
         guard !profiles.isEmpty else { return }
         switch event {
         case .attValue(let value):
-            // Links change in place (`links.values[index]`): a copy would copy their
-            // assemblers and held frames on write.
+            // Links change in place (`links[index]`): a copy would copy their assemblers and
+            // held frames on write.
             guard let index = link(for: value) else { return }
             // One access to the link for the whole value (each access checks its uniqueness).
-            links.values[index].take(value, keepsPlaintext: listing == .all && frames.count < Self.listingCap,
-                                     into: &events)
+            links[index].take(value, keepsPlaintext: listing == .all && frames.count < Self.listingCap, into: &events)
             absorbEvents(link: index)
-        case .writeResponse(let connection, let timeUs):
-            guard let index = index(of: connection) else { return }
-            links.values[index].session.writeResponse(timeUs: timeUs, into: &events)
+        case .writeResponse(let number, let timeUs):
+            guard let index = index(of: number) else { return }
+            links[index].session.writeResponse(timeUs: timeUs, into: &events)
             absorbEvents(link: index)
-        case .connectionEnded(let connection, let timeUs):
-            guard let index = links.index(forKey: connection) else { return }
-            events = links.values[index].session.linkDown(timeUs: timeUs)
+        case .connectionEnded(let connection, let number, let timeUs):
+            guard let index = links.firstIndex(where: { $0.number == number }) else { return }
+            events = links[index].session.linkDown(timeUs: timeUs)
             absorbEvents(link: index)
-            addTotals(of: links.values[index], connection: connection)
+            addTotals(of: links[index], connection: connection)
             links.remove(at: index)
             lastLink = nil
         }
     }
 
     public mutating func finish(endUs: Int64) {
-        for connection in links.keys.sorted() {
-            guard let index = links.index(forKey: connection) else { continue }
-            events = links.values[index].session.finish(timeUs: endUs)
+        for index in links.indices.sorted(by: { links[$0].session.connection < links[$1].session.connection }) {
+            events = links[index].session.finish(timeUs: endUs)
             absorbEvents(link: index)
-            addTotals(of: links.values[index], connection: connection)
+            addTotals(of: links[index], connection: links[index].session.connection)
         }
         links.removeAll()
         lastLink = nil
     }
 
     /// Where the link of a connection is in `links`.
-    private mutating func index(of connection: String) -> Dictionary<String, Link>.Index? {
-        if let lastLink, lastLink.connection == connection { return lastLink.index }
-        guard let index = links.index(forKey: connection) else { return nil }
-        lastLink = (connection, index)
+    private mutating func index(of number: Int) -> Int? {
+        if let lastLink, lastLink.number == number { return lastLink.index }
+        guard let index = links.firstIndex(where: { $0.number == number }) else { return nil }
+        lastLink = (number, index)
         return index
     }
 
     /// Where the link of a connection is in `links`, created on its first value once a
     /// profile applies.
-    private mutating func link(for value: ATTValueEvent) -> Dictionary<String, Link>.Index? {
-        if let lastLink, lastLink.connection == value.connectionID { return lastLink.index }
-        if let existing = index(of: value.connectionID) { return existing }
-        if unmatched.contains(value.connectionID) {
-            lastLink = (value.connectionID, nil)
+    private mutating func link(for value: ATTValueEvent) -> Int? {
+        if let lastLink, lastLink.number == value.connectionNumber { return lastLink.index }
+        if let existing = index(of: value.connectionNumber) { return existing }
+        if unmatched.contains(value.connectionNumber) {
+            lastLink = (value.connectionNumber, nil)
             return nil
         }
         let services = value.services
@@ -160,19 +164,20 @@ public struct VendorLayer {
         guard let profile else {
             // Decided once per connection, except before discovery, when a GATT rule may still hold.
             if !profiles.contains(where: { $0.match.gattService != nil }) || !services.isEmpty {
-                unmatched.insert(value.connectionID)
+                unmatched.insert(value.connectionNumber)
             }
             return nil
         }
         if let device = value.deviceID { devices[value.connectionID] = device }
-        links[value.connectionID] = Link(session: VendorSession(profile: profile, connection: value.connectionID, mtu: value.mtu))
-        lastLink = nil
-        return index(of: value.connectionID)
+        links.append(Link(number: value.connectionNumber,
+                          session: VendorSession(profile: profile, connection: value.connectionID, mtu: value.mtu)))
+        lastLink = (value.connectionNumber, links.count - 1)
+        return links.count - 1
     }
 
     /// Counts and collects `events` (those of the link at `index`), then empties them, moving
     /// each out (`Array.drain`) from a list of its own (the body changes `self`).
-    private mutating func absorbEvents(link index: Dictionary<String, Link>.Index) {
+    private mutating func absorbEvents(link index: Int) {
         var drained: [VendorEvent] = []
         swap(&drained, &events)
         drained.drain(filler: .filler) { absorb($0, link: index) }
@@ -180,10 +185,10 @@ public struct VendorLayer {
     }
 
     /// Counts one event, and lists it while the listing has room.
-    private mutating func absorb(_ event: consuming VendorEvent, link index: Dictionary<String, Link>.Index) {
+    private mutating func absorb(_ event: consuming VendorEvent, link index: Int) {
         switch consume event {
         case .frame(var frame):
-            let start = links.values[index].account(for: frame)
+            let start = links[index].account(for: frame)
             let failed = frame.outcome != .ok
             let listed: Bool
             switch listing {
@@ -196,7 +201,7 @@ public struct VendorLayer {
             case .none: listed = false
             }
             if listed {
-                if frame.plaintext == nil { frame.plaintext = links.values[index].session.plaintext(of: frame) }
+                if frame.plaintext == nil { frame.plaintext = links[index].session.plaintext(of: frame) }
                 frames.append(frame)
                 // Only listed frames are looked up: the others' starts would grow with the capture.
                 if let start { firstFragments["\(frame.connection)#\(frame.id)"] = start }

@@ -6,6 +6,8 @@ import PacketDecoding
 /// place through one reference (a struct in `live` was taken out and put back on every packet).
 final class LiveConnection {
     var connection: Connection
+    /// The n of its id "Cn": a key the layer above compares without hashing a string.
+    let number: Int
     let slot: Int?
     var pending = PendingRequests()
     var disconnectRequested = false
@@ -22,8 +24,9 @@ final class LiveConnection {
     private var valueCounts = FewKeys<ValueCountKey, Int>()
     private var transactionTotals = FewKeys<TransactionTotals.Key, TransactionTotals.Aggregate>()
 
-    init(connection: Connection, slot: Int?) {
+    init(connection: Connection, number: Int, slot: Int?) {
         self.connection = connection
+        self.number = number
         self.slot = slot
     }
 

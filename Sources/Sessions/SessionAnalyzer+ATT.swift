@@ -59,7 +59,7 @@ extension SessionAnalyzer {
             nextDeadlineUs = min(nextDeadlineUs, now + options.transactionTimeoutUs)
         case .response, .confirmation:
             if opcode == .writeResponse {
-                events.append(.writeResponse(connectionID: conn.connection.id, timeUs: now))
+                events.append(.writeResponse(connectionNumber: conn.number, timeUs: now))
             }
             if let pending = conn.pending.remove(Self.opposite(direction)) {
                 answer(pending, with: att, in: conn, record: record)
@@ -83,7 +83,7 @@ extension SessionAnalyzer {
 
         if Self.carriesValue(opcode), let handle = att.handle, let value = att.value {
             events.append(.attValue(ATTValueEvent(
-                connectionID: conn.connection.id, deviceID: deviceID(of: conn),
+                connectionID: conn.connection.id, connectionNumber: conn.number, deviceID: deviceID(of: conn),
                 hostToDevice: direction == .sent || direction == .centralToPeripheral, opcode: opcode, handle: handle,
                 uuid: conn.slot.flatMap { gatt.uuid(slot: registry.root($0), handle: handle) }, value: value,
                 timeUs: now, record: record.index, firstFragmentRecord: frame.firstRecordIndex,

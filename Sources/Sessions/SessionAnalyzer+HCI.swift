@@ -214,7 +214,7 @@ extension SessionAnalyzer {
             previous.connection.initiator = .unknown
             keep(previous)
         }
-        live.insert(LiveConnection(connection: connection, slot: slot), for: link)
+        live.insert(LiveConnection(connection: connection, number: connectionCount, slot: slot), for: link)
         stats.maxConcurrentConnections = max(stats.maxConcurrentConnections, live.count)
         registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs)
     }

@@ -41,6 +41,8 @@ public struct DeviceClassification: Sendable, Equatable {
 /// An attribute value that crossed a connection, for vendor decoders above this layer.
 public struct ATTValueEvent: Sendable {
     public var connectionID: String
+    /// The n of `connectionID` "Cn".
+    public var connectionNumber: Int
     public var deviceID: String?
     /// True for values the host (the capture's side, or the central over the air) sent.
     public var hostToDevice: Bool
@@ -65,11 +67,11 @@ public struct ATTValueEvent: Sendable {
 public enum SessionEvent: Sendable {
     case attValue(ATTValueEvent)
     /// A Write Response: the peer acknowledged the connection's Write Request.
-    case writeResponse(connectionID: String, timeUs: Int64)
-    case connectionEnded(connectionID: String, timeUs: Int64)
+    case writeResponse(connectionNumber: Int, timeUs: Int64)
+    case connectionEnded(connectionID: String, connectionNumber: Int, timeUs: Int64)
 
     /// An event that owns nothing, holding the place of one moved out of a list (`Array.drain`).
-    public static var filler: SessionEvent { .writeResponse(connectionID: "", timeUs: 0) }
+    public static var filler: SessionEvent { .writeResponse(connectionNumber: 0, timeUs: 0) }
 }
 
 /// Turns decoded packets into devices, connections, GATT databases, ATT transactions, HCI

@@ -175,7 +175,7 @@ struct StateMachineTests {
         #expect(values.map(\.handle) == [0x0010])
         #expect(values[0].hostToDevice && values[0].uuid == BluetoothUUID(uint16: 0xFFE1) && values[0].mtu == 247)
         #expect(values[0].connectionID == "C1" && values[0].value == [0xAA, 0x01])
-        #expect(events.contains { if case .connectionEnded("C1", _) = $0 { true } else { false } })
+        #expect(events.contains { if case .connectionEnded("C1", 1, _) = $0 { true } else { false } })
     }
 
     @Test func enhancedCompleteTiesRPAToIdentity() {
