@@ -11,12 +11,14 @@ public enum ReportJSON {
     public static let schemaVersion = 1
 
     /// Streams the report to `sink` in pieces of about `chunkSize` bytes, so that memory
-    /// does not grow with the report (a long capture's report is tens of MB).
-    public static func write(_ analysis: Analysis, commandLine: String, chunkSize: Int = 1 << 16,
+    /// does not grow with the report (a long capture's report is tens of MB). `parallel` writes
+    /// its long arrays on two threads (`ParallelJSON`), for a caller that leaves a core free.
+    public static func write(_ analysis: Analysis, commandLine: String, chunkSize: Int = 1 << 16, parallel: Bool = true,
                              to sink: ([UInt8]) -> Void) {
         var w = JSONWriter(capacity: min(chunkSize, 1 << 16) + 4096)
-        /// Called between the elements of the long arrays.
-        func flushIfFull() { if w.count >= chunkSize { sink(w.takeBytes()) } }
+        /// Called between the elements of the long arrays, with the writer lent (`w` itself is
+        /// then lent to `ParallelJSON`).
+        func flushIfFull(_ w: inout JSONWriter) { if w.count >= chunkSize { sink(w.takeBytes()) } }
         let report = analysis.report
         w.beginObject()
         w.field("schemaVersion", schemaVersion)
@@ -30,21 +32,18 @@ public enum ReportJSON {
         stats(report.stats, into: &w)
         w.key("devices")
         w.beginArray()
-        for device in report.devices {
+        ParallelJSON.writeElements(report.devices, into: &w, parallel: parallel, afterEach: flushIfFull) { device, w in
             self.device(device, into: &w)
-            flushIfFull()
         }
         w.endArray()
         // A device's GATT database is written with each of its connections: encoded once per device.
-        var gattJSONByDevice = Dictionary(report.devices.map { ($0.id, gattJSON($0.gatt)) }, uniquingKeysWith: { a, _ in a })
+        let gattJSONByDevice = Dictionary(report.devices.map { ($0.id, gattJSON($0.gatt)) }, uniquingKeysWith: { a, _ in a })
         let noGATT = gattJSON([])
         w.key("connections")
         w.beginArray()
-        for connection in report.connections {
+        ParallelJSON.writeElements(report.connections, into: &w, parallel: parallel, afterEach: flushIfFull) { connection, w in
             self.connection(connection, gattJSON: connection.deviceID.flatMap { gattJSONByDevice[$0] } ?? noGATT, into: &w)
-            flushIfFull()
         }
-        gattJSONByDevice = [:]
         w.endArray()
         w.key("connectionAttempts")
         w.beginArray()
@@ -66,16 +65,15 @@ public enum ReportJSON {
         w.value(.list(analysis.profiles.map { .string($0) }))
         w.key("vendorFrames")
         w.beginArray()
-        for frame in analysis.vendorFrames {
-            vendorFrame(frame, firstFragment: analysis.vendorFirstFragments["\(frame.connection)#\(frame.id)"], into: &w)
-            flushIfFull()
+        let firstFragments = analysis.vendorFirstFragments
+        ParallelJSON.writeElements(analysis.vendorFrames, into: &w, parallel: parallel, afterEach: flushIfFull) { frame, w in
+            vendorFrame(frame, firstFragment: firstFragments["\(frame.connection)#\(frame.id)"], into: &w)
         }
         w.endArray()
         w.key("failures")
         w.beginArray()
-        for failure in report.failures {
+        ParallelJSON.writeElements(report.failures, into: &w, parallel: parallel, afterEach: flushIfFull) { failure, w in
             self.failure(failure, into: &w)
-            flushIfFull()
         }
         w.endArray()
         w.endObject()

@@ -8,7 +8,7 @@ import VendorDecoding
 
 /// Running the sessions on a second thread changes nothing in the result.
 struct AnalysisThreadTests {
-    static func report(_ path: String, pipelined: Bool) throws -> String {
+    static func report(_ path: String, pipelined: Bool, parallelJSON: Bool = true) throws -> String {
         let profile = try ProfileLoader.load(path: SharedCaptures.packageRoot.appendingPathComponent("Samples/profiles/demo-lock.yaml").path)
         var offsets: [Int] = []
         let analysis = Analysis.run(try CaptureFile.open(path), profiles: [profile], pipelined: pipelined) { offsets.append($0) }
@@ -16,7 +16,7 @@ struct AnalysisThreadTests {
         #expect(!offsets.isEmpty)
         #expect(zip(offsets, offsets.dropFirst()).allSatisfy { $0 < $1 })
         var bytes: [UInt8] = []
-        ReportJSON.write(analysis, commandLine: "bledecode", to: { bytes += $0 })
+        ReportJSON.write(analysis, commandLine: "bledecode", chunkSize: 512, parallel: parallelJSON, to: { bytes += $0 })
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -26,6 +26,33 @@ struct AnalysisThreadTests {
         let inline = try Self.report(path, pipelined: false)
         #expect(inline.contains("\"vendorFrames\":[{"))
         #expect(try Self.report(path, pipelined: true) == inline)
+        #expect(try Self.report(path, pipelined: true, parallelJSON: false) == inline)
+    }
+
+    /// The array's elements come out in order and once each, however the pieces fall: none, a
+    /// part of one, one, one and a bit, a helper's piece last or not, many.
+    @Test(arguments: [0, 1, 31, 32, 33, 64, 65, 96, 97, 1000])
+    func parallelJSONWritesEveryElementOnceInOrder(count: Int) {
+        func write(parallel: Bool) -> (text: String, streamed: Int) {
+            var w = JSONWriter()
+            var streamed: [UInt8] = []
+            w.beginArray()
+            ParallelJSON.writeElements(Array(0..<count), into: &w, parallel: parallel,
+                                       afterEach: { w in if w.count > 100 { streamed += w.takeBytes() } }) { i, w in
+                w.beginObject()
+                w.field("i", i)
+                w.field("name", "<\(i)>")
+                w.endObject()
+            }
+            w.endArray()
+            return (String(decoding: streamed + w.takeBytes(), as: UTF8.self), streamed.count)
+        }
+        let expected = "[" + (0..<count).map { #"{"i":\#($0),"name":"\u003c\#($0)\u003e"}"# }.joined(separator: ",") + "]"
+        let serial = write(parallel: false)
+        let parallel = write(parallel: true)
+        #expect(serial.text == expected)
+        #expect(parallel.text == expected)
+        #expect(count < 10 || parallel.streamed > 0)
     }
 
     @Test(.enabled(if: SharedCaptures.present, "needs ../shared/captures next to the package (absent here)"),

@@ -142,7 +142,7 @@ struct BatchJob: Sendable {
         let analysis = Analysis.run(reader, options: SessionOptions(transactions: .failed), profiles: profiles,
                                     frames: frames, vendorCommands: false, pipelined: pipelined)
         let damaged = analysis.diagnostics.contains { $0.severity == .error }
-        let written = Self.write(analysis, commandLine: commandLine, to: reportPath)
+        let written = Self.write(analysis, commandLine: commandLine, parallel: pipelined, to: reportPath)
         let report = analysis.report
         let failures = report.stats.failuresByKind.values.reduce(0, +)
         line.field("status", written ? (damaged ? "damaged" : "ok") : "report-not-written")
@@ -170,12 +170,13 @@ struct BatchJob: Sendable {
 
     var reportPath: String { folder + "/" + reportName }
 
-    /// Streams the JSON report to `path` (memory stays flat however long the report).
-    private static func write(_ analysis: Analysis, commandLine: String, to path: String) -> Bool {
+    /// Streams the JSON report to `path` (memory stays flat however long the report); `parallel`
+    /// when this capture is the only one being analysed.
+    private static func write(_ analysis: Analysis, commandLine: String, parallel: Bool, to path: String) -> Bool {
         let fd = Foundation.open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { return false }
         let out = BufferedOutput(fileDescriptor: fd, closeWhenDone: true)
-        ReportJSON.write(analysis, commandLine: commandLine) { out.write(bytes: $0) }
+        ReportJSON.write(analysis, commandLine: commandLine, parallel: parallel) { out.write(bytes: $0) }
         out.write("\n")
         out.flush()
         return true

@@ -217,9 +217,20 @@ struct ReportRunner {
             out.write(MarkdownReport.render(analysis, commandLine: commandLine))
         }
         out.flush()
+        // The process ends next and its memory goes back at once: freeing the analysis piece by
+        // piece (every connection, frame and failure of a long capture) was a tail on one core.
+        Self.keptUntilExit = AnalysisBox(analysis)
         let code = Diagnostics.report(reader.diagnostics)
         if code != .success { throw code }
     }
+
+    private final class AnalysisBox {
+        let analysis: Analysis
+        init(_ analysis: Analysis) { self.analysis = analysis }
+    }
+
+    /// Set once, by the one report a process writes, and read by nobody.
+    nonisolated(unsafe) private static var keptUntilExit: AnalysisBox?
 }
 
 /// A progress bar on standard error while a long capture is read, only on a terminal and only
