@@ -126,6 +126,33 @@ import Testing
         #expect(result.diagnostics.allSatisfy { $0.severity == .error && $0.message.hasPrefix("undecodable record: ") })
     }
 
+    /// A whole chunk of undecodable records (more than 512 in a row) does not end the capture:
+    /// the records after it are read.
+    @Test func aWholeChunkOfUndecodableRecordsDoesNotEndTheCapture() throws {
+        var out = ByteWriter(capacity: 20_000)
+        for field: UInt32 in [0xA1B2_C3D4, 0x0004_0002, 0, 0, 262_144, 201] { out.writeUInt32LE(field) }
+        var expected: [CaptureRecord] = []
+        for i in 1...1100 {
+            let offset = out.bytes.count
+            let acl: [UInt8] = [0x40, 0x20, 0x02, 0x00, UInt8(i & 0xFF), UInt8(i >> 8)]
+            // Records 1–1090: two bytes, too short for link type 201's direction (ble-facts §4).
+            let body: [UInt8] = i <= 1090 ? [0x00, 0x00] : [0, 0, 0, 1, 0x02] + acl
+            for field in [UInt32(1_714_011_124), UInt32(i), UInt32(body.count), UInt32(body.count)] {
+                out.writeUInt32LE(field)
+            }
+            out.writeBytes(body)
+            if i > 1090 {
+                expected.append(CaptureRecord(index: i, timestampUs: 1_714_011_124_000_000 + Int64(i), direction: .received,
+                                              kind: .aclData, payload: acl, fileOffset: offset))
+            }
+        }
+        let result = try Fixtures.read(out.bytes)
+        #expect(result.records == expected)
+        // The first 100 are listed, the rest summed up (DiagnosticLog.limitPerKind).
+        #expect(result.diagnostics.map(\.recordNumber) == Array(1...100) + [nil])
+        #expect(result.diagnostics.last?.message == "990 more other diagnostic(s) not listed")
+    }
+
     /// Direction flags in a big-endian section, found after other options, ignored when their
     /// option has another length, absent, or cut by the block's end (pcapng §4.3 and §3.5).
     @Test func pcapngFlagsInABigEndianSection() throws {

@@ -106,7 +106,8 @@ final class PcapReader: RecordReader {
     }
 
     func next() -> CaptureRecord? {
-        if staged.isEmpty, !finished { stageChunk() }
+        // A chunk whose records all failed to decode stages none: the next chunk is read.
+        while staged.isEmpty, !finished { stageChunk() }
         return staged.popLast()
     }
 
