@@ -118,7 +118,7 @@ public struct VendorLayer {
             links[index].session.writeResponse(timeUs: timeUs, into: &events)
             absorbEvents(link: index)
         case .connectionEnded(let connection, let number, let timeUs):
-            guard let index = links.firstIndex(where: { $0.number == number }) else { return }
+            guard let index = index(of: number) else { return }
             events = links[index].session.linkDown(timeUs: timeUs)
             absorbEvents(link: index)
             addTotals(of: links[index], connection: connection)
