@@ -44,7 +44,7 @@ public struct VendorLayer {
         mutating func account(for frame: VendorFrame) -> (record: Int, timeUs: Int64)? {
             count(frame)
             let start = fragmentStarts.first { $0.valueRecord == frame.firstRecord }.map { ($0.record, $0.timeUs) }
-            fragmentStarts.removeFirst(fragmentStarts.prefix { $0.valueRecord <= frame.lastRecord }.count)
+            fragmentStarts.removeFirstFew(fragmentStarts.prefix { $0.valueRecord <= frame.lastRecord }.count)
             return start
         }
 

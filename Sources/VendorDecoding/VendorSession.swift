@@ -368,7 +368,7 @@ public struct VendorSession: Sendable {
                 for failure in heldStates[i].failures { events.append(.failure(failure)) }
             }
         }
-        heldFrames.removeFirst(emitted)
-        heldStates.removeFirst(emitted)
+        heldFrames.removeFirstFew(emitted)
+        heldStates.removeFirstFew(emitted)
     }
 }

@@ -21,4 +21,20 @@ struct ArrayDrainTests {
         #expect(log.lines == ["see 1", "free 1", "see 2", "free 2", "see 3", "free 3"])
         #expect(boxes.isEmpty)
     }
+
+    /// Every count from 0 to 20 (both sides of the one-by-one limit) and every `k`: the rest in
+    /// order, every removed element let go, the capacity kept.
+    @Test func removeFirstFewLeavesTheRestAndTheCapacity() {
+        for count in 0...20 {
+            for k in 0...count {
+                let log = Log()
+                var boxes = (1...max(count, 1)).prefix(count).map { Box($0, log: log) }
+                let capacity = boxes.capacity
+                boxes.removeFirstFew(k)
+                #expect(boxes.map(\.value) == Array((1...max(count, 1)).prefix(count).dropFirst(k)), "count \(count), k \(k)")
+                #expect(log.lines.sorted() == (1...max(k, 1)).prefix(k).map { "free \($0)" }.sorted(), "count \(count), k \(k)")
+                if k == count { #expect(boxes.capacity == capacity, "count \(count)") }
+            }
+        }
+    }
 }
