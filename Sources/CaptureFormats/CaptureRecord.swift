@@ -121,6 +121,12 @@ public struct CaptureRecord: Sendable, Equatable {
         payloadRange = range
     }
 
+    /// Calls `body` with the payload's bytes in place.
+    @inlinable
+    public func withUnsafePayloadBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[payloadRange])) }
+    }
+
     /// `payload.count`, without copying.
     @inlinable public var payloadCount: Int { payloadRange.count }
 

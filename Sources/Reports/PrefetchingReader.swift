@@ -69,9 +69,20 @@ final class PrefetchingReader: RecordReader, @unchecked Sendable {
     /// at `read` move into the batch, leaving that memory uninitialized (copied out of an
     /// array, they cost 140 instructions each).
     static func packed(_ read: UnsafeMutablePointer<CaptureRecord>, count: Int) -> [CaptureRecord] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity((0..<count).reduce(0) { $0 + read[$1].payloadCount })
-        for i in 0..<count { bytes.append(contentsOf: read[i].storage[read[i].payloadRange]) }
+        // Copied record by record with `copyMemory`: `append(contentsOf:)` a slice cost 94
+        // instructions a record.
+        let total = (0..<count).reduce(0) { $0 + read[$1].payloadCount }
+        let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            var start = 0
+            for i in 0..<count {
+                read[i].withUnsafePayloadBytes { payload in
+                    guard let source = payload.baseAddress, let base = buffer.baseAddress else { return }
+                    UnsafeMutableRawPointer(base + start).copyMemory(from: source, byteCount: payload.count)
+                }
+                start += read[i].payloadCount
+            }
+            initialized = total
+        }
         return [CaptureRecord](unsafeUninitializedCapacity: count) { batch, initialized in
             var start = 0
             for i in 0..<count {
