@@ -12,6 +12,9 @@ struct DecodedFields: Sendable, Equatable {
     var statusOK: Bool?
     var problem: String?
 
+    /// No fields: what a run of bytes that is not a frame has.
+    init() {}
+
     /// `keepsPlaintext` false leaves `plaintext` nil when nothing else needs all of it (the
     /// checksum covers the sent bytes and the key does not vary per byte): the status bytes
     /// are de-obfuscated alone.

@@ -185,20 +185,21 @@ public struct VendorSession: Sendable {
     private mutating func accept(_ output: consuming FrameAssembler.Output, direction: VendorDirection, handle: UInt16,
                                  nowUs: Int64) {
         let cut: FrameAssembler.Cut
-        let decoded: DecodedFields?
+        // Garbage has no fields (all nil); not an optional: copied into one, the fields cost a
+        // copy and a generic destroy per frame.
+        let decoded: DecodedFields
         let problem: String?
         switch consume output {
         case .frame(let c):
-            let fields = DecodedFields(frame: c.bytes, plan: plan, direction: direction, keepsPlaintext: keepsPlaintext)
-            problem = fields.problem
-            decoded = fields
+            decoded = DecodedFields(frame: c.bytes, plan: plan, direction: direction, keepsPlaintext: keepsPlaintext)
+            problem = decoded.problem
             cut = c
         case .garbage(let c, let reason):
             cut = c
-            decoded = nil
+            decoded = DecodedFields()
             problem = reason
         }
-        let name = rememberedCommandName(direction: direction, command: decoded?.command, sequence: decoded?.sequence,
+        let name = rememberedCommandName(direction: direction, command: decoded.command, sequence: decoded.sequence,
                                          raw: cut.bytes)
         // Made in its place in the queue and changed there: a frame held in a variable was
         // copied into the queue.
@@ -206,9 +207,9 @@ public struct VendorSession: Sendable {
             id: nextID, connection: connection, direction: direction, attOpcode: cut.attOpcode, handle: handle,
             firstTimeUs: cut.firstTimeUs, lastTimeUs: cut.lastTimeUs, firstRecord: cut.firstRecord,
             lastRecord: cut.lastRecord, fragments: cut.fragments, raw: cut.bytes,
-            plaintext: problem == nil ? decoded?.plaintext : nil, checksumOK: decoded?.checksumOK,
-            command: decoded?.command, commandName: name, sequence: decoded?.sequence, status: decoded?.status,
-            statusOK: decoded?.statusOK, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: problem))
+            plaintext: problem == nil ? decoded.plaintext : nil, checksumOK: decoded.checksumOK,
+            command: decoded.command, commandName: name, sequence: decoded.sequence, status: decoded.status,
+            statusOK: decoded.statusOK, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: problem))
         let new = heldFrames.count - 1
         var state = HeldState()
         nextID += 1
