@@ -18,20 +18,29 @@ struct SessionStage {
     static let recordsPerBatch = 512
 
     let reader: any RecordReader
+    /// `reader` when it reads ahead on a thread (the pipelined run): called through its own type,
+    /// its records move out without going through `Optional`'s generic destroy.
+    private let prefetching: PrefetchingReader?
     private var decoder = PacketDecoder()
     private var sessions: SessionAnalyzer
 
     init(reader: any RecordReader, options: SessionOptions) {
         self.reader = reader
+        prefetching = reader as? PrefetchingReader
         sessions = SessionAnalyzer(options: options)
     }
 
     /// Reads up to `recordsPerBatch` records, appending their events; the file offset of the
     /// last one, nil at the end of the capture.
     mutating func step(into events: inout [SessionEvent]) -> Int? {
-        var offset: Int?
         // A batch handed to another thread leaves an empty buffer: sized once, not grown by doubling.
         events.reserveCapacity(Self.recordsPerBatch)
+        if let prefetching { return step(reading: prefetching, into: &events) }
+        return step(reading: reader, into: &events)
+    }
+
+    private mutating func step<Reader: RecordReader>(reading reader: Reader, into events: inout [SessionEvent]) -> Int? {
+        var offset: Int?
         for _ in 0..<Self.recordsPerBatch {
             guard let record = reader.next() else { break }
             offset = record.fileOffset
