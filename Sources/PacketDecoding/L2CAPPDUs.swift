@@ -1,11 +1,15 @@
+import BLEBase
+import L2CAP
+
 /// The L2CAP PDUs one record completed, in order. The first is stored inline: a record
 /// completes at most one PDU almost always, and that one then costs no allocation.
 public struct L2CAPPDUs: RandomAccessCollection, Sendable {
-    /// The first PDU, inline; `rest` holds any others. Read in place by a consumer that wants no
-    /// copy of them (the subscript returns one).
-    public private(set) var head: L2CAPPDU?
+    /// The first PDU, inline, when `count > 0`; `rest` holds any others. Read in place by a
+    /// consumer that wants no copy of them (the subscript returns one). Before the first, a PDU
+    /// that owns nothing holds its place: as an optional, storing the first destroyed the empty
+    /// optional through the runtime's generic witness (callgrind).
+    public private(set) var head = L2CAPPDU.placeholder
     public private(set) var rest: [L2CAPPDU] = []
-    /// Stored, so that counting does not copy `head` out to test it.
     public private(set) var count = 0
 
     public init() {}
@@ -14,12 +18,21 @@ public struct L2CAPPDUs: RandomAccessCollection, Sendable {
     public var endIndex: Int { count }
 
     public subscript(position: Int) -> L2CAPPDU {
-        if position == 0, let head { return head }
-        return rest[position - 1]
+        position == 0 ? head : rest[position - 1]
     }
 
     public mutating func append(_ pdu: L2CAPPDU) {
         if count == 0 { head = pdu } else { rest.append(pdu) }
         count += 1
+    }
+}
+
+extension L2CAPPDU {
+    /// A PDU that owns nothing, holding `L2CAPPDUs.head`'s place.
+    static var placeholder: L2CAPPDU {
+        L2CAPPDU(link: .air(accessAddress: 0), direction: .unknown,
+                 frame: L2CAPFrame(channelID: .null, body: ByteReader([]), firstRecordIndex: 0, lastRecordIndex: 0,
+                                   firstTimestampUs: 0, lastTimestampUs: 0, fragmentCount: 0),
+                 content: .other(error: nil))
     }
 }

@@ -132,7 +132,7 @@ public struct SessionAnalyzer {
             handleAir(air, packet: packet, events: &events)
         }
         // Lent to the handler in place: the subscript would copy each PDU out.
-        if let pdu = packet.l2cap.head { handleL2CAP(pdu, record: packet.record, events: &events) }
+        if packet.l2cap.count > 0 { handleL2CAP(packet.l2cap.head, record: packet.record, events: &events) }
         for pdu in packet.l2cap.rest { handleL2CAP(pdu, record: packet.record, events: &events) }
     }
 
