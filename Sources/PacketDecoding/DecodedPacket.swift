@@ -9,8 +9,9 @@ import LinkLayer
 /// malformed layer becomes an `issue` and the layers above it are simply absent.
 public struct DecodedPacket: Sendable {
     public var record: CaptureRecord
-    /// The HCI packet, for HCI-level captures.
-    public var hci: HCIPacket?
+    /// The HCI packet, for HCI-level captures; `.absent` otherwise (not an optional: storing into
+    /// an empty optional destroyed it through the runtime's generic witness, callgrind).
+    public var hci: HCIPacket = .absent
     /// The link-layer packet, for air captures (pseudo-header, PDU, CRC verdict, flags).
     public var air: LinkLayerResult? {
         get { airFields?.result }
@@ -58,6 +59,8 @@ public enum HCIPacket: Sendable, Equatable {
     case acl(ACLDataPacket)
     case sco(SCODataPacket)
     case iso(ISODataPacket)
+    /// No HCI packet: an air capture's packet, a note or control record, or one that did not decode.
+    case absent
 }
 
 /// Identifies a link across layers: an HCI connection handle on an adapter, or an air access address.

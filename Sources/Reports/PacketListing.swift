@@ -75,7 +75,7 @@ public struct PacketListing {
         case .acl(let a): result.append(("HCI ACL", a.fields))
         case .sco(let s): result.append(("HCI SCO", s.fields))
         case .iso(let i): result.append(("HCI ISO", i.fields))
-        case nil: break
+        case .absent: break
         }
         if let air = packet.air {
             if let metadata = air.metadata { result.append(("Radio", metadata.fields)) }
@@ -158,7 +158,7 @@ public struct PacketListing {
         case .acl(let a): w.key("hci"); w.value(.object(a.fields))
         case .sco(let s): w.key("hci"); w.value(.object(s.fields))
         case .iso(let i): w.key("hci"); w.value(.object(i.fields))
-        case nil: break
+        case .absent: break
         }
         if let air = packet.air {
             if let metadata = air.metadata { w.key("radio"); w.value(.object(metadata.fields)) }

@@ -33,7 +33,7 @@ public enum PacketSummary {
         case .acl(let acl): return acl.summary
         case .sco(let sco): return sco.summary
         case .iso(let iso): return iso.summary
-        case nil: break
+        case .absent: break
         }
         switch packet.record.kind {
         case .note(let source):

@@ -104,7 +104,7 @@ struct PipelineTests {
         s.event(0x05, [0x00, 0x40])              // Disconnection Complete needs 4 parameter bytes
         s.disconnectionComplete(handle: handle, reason: 0x13)
         let (packets, _) = decodeAll(s.records)
-        #expect(packets[0].hci == nil)
+        #expect(packets[0].hci == .absent)
         #expect(packets[0].issues.map(\.kind) == [.malformed])
         #expect(packets[1].issues.isEmpty)
     }

@@ -43,7 +43,7 @@ struct SharedCaptureDecodingTests {
     @Test func trailingBytesAfterAnEventAreAnIssueNotALoss() throws {
         let decoded = try decodeFile(SharedCaptures.path("real/isap_hci_dump.pklg"))
         let fourth = decoded.packets[3]
-        #expect(fourth.hci != nil)
+        #expect(fourth.hci != .absent)
         #expect(fourth.issues.map(\.description) == ["hci: 1 byte(s) after the 2-byte packet its length field declares"])
     }
 }

@@ -32,7 +32,7 @@ struct CaptureFeeder {
         while let record = reader.next() {
             let packet = decoder.decode(record)
             lastTime = record.timestampUs
-            if case .event(let event)? = packet.hci, case .disconnectionComplete(let d) = event.body,
+            if case .event(let event) = packet.hci, case .disconnectionComplete(let d) = event.body,
                var session = sessions.removeValue(forKey: d.connectionHandle) {
                 output.events[d.connectionHandle, default: []] += session.linkDown(timeUs: record.timestampUs)
             }
