@@ -18,15 +18,11 @@ struct SessionStage {
     static let recordsPerBatch = 512
 
     let reader: any RecordReader
-    /// `reader` when it reads ahead on a thread (the pipelined run): called through its own type,
-    /// its records move out without going through `Optional`'s generic destroy.
-    private let prefetching: PrefetchingReader?
     private var decoder = PacketDecoder()
     private var sessions: SessionAnalyzer
 
     init(reader: any RecordReader, options: SessionOptions) {
         self.reader = reader
-        prefetching = reader as? PrefetchingReader
         sessions = SessionAnalyzer(options: options)
     }
 
@@ -35,7 +31,9 @@ struct SessionStage {
     mutating func step(into events: inout [SessionEvent]) -> Int? {
         // A batch handed to another thread leaves an empty buffer: sized once, not grown by doubling.
         events.reserveCapacity(Self.recordsPerBatch)
-        if let prefetching { return step(reading: prefetching, into: &events) }
+        // A reader that reads ahead on a thread (the pipelined run) is called through its own
+        // type: its records then move out without going through `Optional`'s generic destroy.
+        if let prefetching = reader as? PrefetchingReader { return step(reading: prefetching, into: &events) }
         return step(reading: reader, into: &events)
     }
 
