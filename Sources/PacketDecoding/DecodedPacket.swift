@@ -36,6 +36,17 @@ public struct DecodedPacket: Sendable {
 
     public init(record: CaptureRecord) { self.record = record }
 
+    /// Holds `record` alone, as `init(record:)` makes it, reusing this packet's place and list
+    /// capacities: a new packet per record was built aside and copied in whole (memcpy).
+    public mutating func reset(record: consuming CaptureRecord) {
+        self.record = record
+        hci = .absent
+        if airFields != nil { airFields = nil }
+        if l2cap.count > 0 { l2cap.removeAll() }
+        if !joinedAdvertising.isEmpty { joinedAdvertising.removeFirstFew(joinedAdvertising.count) }
+        if !issues.isEmpty { issues.removeFirstFew(issues.count) }
+    }
+
     /// The ATT PDUs this record completed.
     public var attPDUs: [ATTPDU] {
         l2cap.compactMap { if case .att(let pdu) = $0.content { return pdu } else { return nil } }

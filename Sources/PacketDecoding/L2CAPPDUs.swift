@@ -21,6 +21,13 @@ public struct L2CAPPDUs: RandomAccessCollection, Sendable {
         position == 0 ? head : rest[position - 1]
     }
 
+    /// Back to no PDU, the placeholder in the first's place (`rest` keeps its capacity).
+    public mutating func removeAll() {
+        head = .placeholder
+        if !rest.isEmpty { rest.removeFirstFew(rest.count) }
+        count = 0
+    }
+
     public mutating func append(_ pdu: L2CAPPDU) {
         if count == 0 { head = pdu } else { rest.append(pdu) }
         count += 1

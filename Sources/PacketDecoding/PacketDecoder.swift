@@ -16,30 +16,38 @@ public struct PacketDecoder: Sendable {
 
     public mutating func decode(_ record: CaptureRecord) -> DecodedPacket {
         var packet = DecodedPacket(record: record)
+        decode(into: &packet)
+        return packet
+    }
+
+    /// Decodes the record of `packet`, which holds nothing else yet: a caller that moves its
+    /// record into the packet saves the record's copy (a retain and release of its bytes).
+    public mutating func decode(into packet: inout DecodedPacket) {
+        let kind = packet.record.kind
         do throws(DecodeError) {
-            try decodeLayers(of: record, into: &packet)
+            try decodeLayers(kind: kind, reader: packet.record.payloadReader(layer: .hci), into: &packet)
         } catch {
             packet.issues.append(PacketIssue(error))
         }
         // Cut ACL records are reported by reassembly, which knows what the cut hid.
-        if record.isTruncated, record.kind != .aclData {
+        if packet.record.isTruncated, kind != .aclData {
             packet.issues.append(PacketIssue(.cutByCapture, layer: .capture,
-                                             "record cut by the capturing tool: \(record.payloadCount) of \(record.originalLength) bytes kept"))
+                                             "record cut by the capturing tool: \(packet.record.payloadCount) of \(packet.record.originalLength) bytes kept"))
         }
-        return packet
     }
 
-    /// Decodes the record's layers into `packet`; each layer is stored where it moves into the
-    /// packet instead of being copied (measured: an event after the state it changes, an ACL
-    /// packet before the reassembly reads its payload).
-    private mutating func decodeLayers(of record: CaptureRecord, into packet: inout DecodedPacket) throws(DecodeError) {
-        var reader = record.payloadReader(layer: .hci)
-        switch record.kind {
+    /// Decodes the layers of the record of `packet` (its `kind`, its payload in `reader`) into
+    /// `packet`; each layer is stored where it moves into the packet instead of being copied
+    /// (measured: an event after the state it changes, an ACL packet before the reassembly
+    /// reads its payload).
+    private mutating func decodeLayers(kind: RecordKind, reader: consuming ByteReader,
+                                       into packet: inout DecodedPacket) throws(DecodeError) {
+        switch kind {
         case .hciCommand:
-            reader = declaredPrefix(of: record, headerLength: 3, in: &packet)
+            reader = declaredPrefix(of: reader, headerLength: 3, in: &packet)
             packet.hci = .command(try HCICommandPacket(parsing: &reader))
         case .hciEvent:
-            reader = declaredPrefix(of: record, headerLength: 2, in: &packet)
+            reader = declaredPrefix(of: reader, headerLength: 2, in: &packet)
             let event = try HCIEventPacket(parsing: &reader)
             handle(event, in: &packet)
             packet.hci = .event(event)
@@ -63,14 +71,14 @@ public struct PacketDecoder: Sendable {
     /// A reader over the packet as long as its parameter length says, so that bytes a capturing
     /// tool appended after it become an issue instead of hiding the packet
     /// (Core v5.4 Vol 4 Part E §5.4.1/§5.4.4: the length is the last header byte).
-    private func declaredPrefix(of record: CaptureRecord, headerLength: Int, in packet: inout DecodedPacket) -> ByteReader {
-        var whole = record.payloadReader(layer: .hci)
+    private func declaredPrefix(of whole: ByteReader, headerLength: Int, in packet: inout DecodedPacket) -> ByteReader {
         var probe = whole
         guard (try? probe.skip(headerLength - 1)) != nil, let declared = try? probe.readUInt8() else { return whole }
         let end = headerLength + Int(declared)
-        guard record.payloadCount > end, let declaredPart = try? whole.slice(byteCount: end) else { return whole }
+        var whole = whole
+        guard whole.remaining > end, let declaredPart = try? whole.slice(byteCount: end) else { return whole }
         packet.issues.append(PacketIssue(.malformed, layer: .hci,
-            "\(record.payloadCount - end) byte(s) after the \(end)-byte packet its length field declares"))
+            "\(packet.record.payloadCount - end) byte(s) after the \(end)-byte packet its length field declares"))
         return declaredPart
     }
 

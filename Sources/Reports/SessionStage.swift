@@ -20,6 +20,9 @@ struct SessionStage {
     let reader: any RecordReader
     private var decoder = PacketDecoder()
     private var sessions: SessionAnalyzer
+    /// The packet each record decodes into, in place (`DecodedPacket.reset`).
+    private var packet = DecodedPacket(record: CaptureRecord(index: 0, timestampUs: 0, direction: .unknown,
+                                                             kind: .unknown(code: 0), payload: []))
 
     init(reader: any RecordReader, options: SessionOptions) {
         self.reader = reader
@@ -42,7 +45,9 @@ struct SessionStage {
         for _ in 0..<Self.recordsPerBatch {
             guard let record = reader.next() else { break }
             offset = record.fileOffset
-            sessions.process(decoder.decode(record), into: &events)
+            packet.reset(record: record)
+            decoder.decode(into: &packet)
+            sessions.process(packet, into: &events)
         }
         return offset
     }

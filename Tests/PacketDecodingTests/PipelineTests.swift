@@ -108,4 +108,34 @@ struct PipelineTests {
         #expect(packets[0].issues.map(\.kind) == [.malformed])
         #expect(packets[1].issues.isEmpty)
     }
+
+    /// The session stage decodes every record into one packet, reset each time: nothing of a
+    /// record may stay on the next (PDUs, extended reports, issues, the HCI packet).
+    @Test func aResetPacketDecodesAsAFreshOne() {
+        var s = HCIScenario()
+        s.att(handle: handle, .received, [0x09, 0x07, 0x02, 0x00])             // malformed ATT: a PDU and an issue
+        s.notify(handle: handle, attribute: 0x0012, value: [1, 2, 3], mtu: 23)  // a whole PDU
+        let data = SampleScenarios.lockAdvertisement(name: "LOCK-B7B2", mac: SampleScenarios.lockBFactoryMAC, battery: 41)
+        s.extendedAdvertisingReport(SampleScenarios.lockB, random: false, data: data, rssi: -70, fragmentSize: 16)
+        s.event(0x05, [0x00, 0x40])                                           // malformed event: an issue, no packet
+        s.l2cap(handle: handle, .received, cid: 0x0004, [0x1B, 0x12, 0x00] + Array(repeating: 1, count: 40), fragmentSize: 27)
+        s.l2cap(handle: handle, .sent, cid: 0x0004, [0x12, 0x10, 0x00] + Array(repeating: 0xAB, count: 20), keep: 14)
+        let (fresh, _) = decodeAll(s.records)
+        var decoder = PacketDecoder()
+        var packet = DecodedPacket(record: s.records[0])
+        for (record, expected) in zip(s.records, fresh) {
+            packet.reset(record: record)
+            decoder.decode(into: &packet)
+            #expect(packet.record == expected.record)
+            #expect(packet.hci == expected.hci)
+            #expect(packet.l2cap.count == expected.l2cap.count)
+            #expect(packet.l2cap.map(\.frame) == expected.l2cap.map(\.frame))
+            #expect(packet.attPDUs == expected.attPDUs)
+            #expect(packet.joinedAdvertising.count == expected.joinedAdvertising.count)
+            #expect(packet.issues == expected.issues)
+        }
+        #expect(fresh.map(\.l2cap.count) == [1, 1, 0, 0, 0, 0, 1, 0, 0])
+        #expect(fresh.map(\.joinedAdvertising.count) == [0, 0, 0, 1, 0, 0, 0, 0, 0])
+        #expect(fresh.map(\.issues.count) == [0, 0, 0, 0, 1, 0, 0, 1, 0])
+    }
 }
