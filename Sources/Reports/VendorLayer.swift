@@ -105,7 +105,8 @@ public struct VendorLayer {
 
     public mutating func handle(_ event: consuming SessionEvent) {
         guard !profiles.isEmpty else { return }
-        switch event {
+        // Consumed: the value's bytes move on instead of being retained and released.
+        switch consume event {
         case .attValue(let value):
             // Links change in place (`links[index]`): a copy would copy their assemblers and
             // held frames on write.
