@@ -66,6 +66,8 @@ public struct VendorLayer {
     private var events: [VendorEvent] = []
     /// Connections (by number) no profile applies to.
     private var unmatched: Set<Int> = []
+    /// The devices of the open connections, by connection number (`SessionEvent.device`).
+    private var connectionDevices: [Int: ConnectionDevice] = [:]
     private var devices: [String: String] = [:]
     /// Per listed frame (connection, id): its first fragment's record and time.
     public private(set) var firstFragments: [String: (record: Int, timeUs: Int64)] = [:]
@@ -107,6 +109,8 @@ public struct VendorLayer {
         guard !profiles.isEmpty else { return }
         // Consumed: the value's bytes move on instead of being retained and released.
         switch consume event {
+        case .device(let device):
+            connectionDevices[device.connectionNumber] = device
         case .attValue(let value):
             // Links change in place (`links[index]`): a copy would copy their assemblers and
             // held frames on write.
@@ -119,6 +123,7 @@ public struct VendorLayer {
             links[index].session.writeResponse(timeUs: timeUs, into: &events)
             absorbEvents(link: index)
         case .connectionEnded(let connection, let number, let timeUs):
+            connectionDevices[number] = nil
             guard let index = index(of: number) else { return }
             events = links[index].session.linkDown(timeUs: timeUs)
             absorbEvents(link: index)
@@ -155,8 +160,9 @@ public struct VendorLayer {
             lastLink = (value.connectionNumber, nil)
             return nil
         }
-        let services = value.services
-        let advertised = value.profile.flatMap { name in profiles.first { $0.name == name } }.flatMap { profile in
+        guard let device = connectionDevices[value.connectionNumber] else { return nil }
+        let services = device.services
+        let advertised = device.profile.flatMap { name in profiles.first { $0.name == name } }.flatMap { profile in
             // A device matched by its advertising whose discovered services lack the profile's one is not it.
             services.isEmpty || profile.match.gattService.map(services.contains) != false ? profile : nil
         }
@@ -169,9 +175,9 @@ public struct VendorLayer {
             }
             return nil
         }
-        if let device = value.deviceID { devices[value.connectionID] = device }
+        if let id = device.deviceID { devices[device.connectionID] = id }
         links.append(Link(number: value.connectionNumber,
-                          session: VendorSession(profile: profile, connection: value.connectionID, mtu: value.mtu)))
+                          session: VendorSession(profile: profile, connection: device.connectionID, mtu: value.mtu)))
         lastLink = (value.connectionNumber, links.count - 1)
         return links.count - 1
     }

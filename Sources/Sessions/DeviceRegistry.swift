@@ -28,6 +28,8 @@ struct DeviceRegistry {
     }
 
     private(set) var states: [AddressState] = []
+    /// Changes whenever a device's id or profile may have: a merge or a new profile.
+    private(set) var version = 0
     private var index: [BluetoothAddress: Int] = [:]
     private var parent: [Int] = []
     private var byIdentity: [String: Int] = [:]
@@ -61,6 +63,7 @@ struct DeviceRegistry {
         guard ra != rb else { return }
         let (kept, joined) = ra < rb ? (ra, rb) : (rb, ra)
         parent[joined] = kept
+        version += 1
         if states[kept].profile == nil { states[kept].profile = states[joined].profile }
     }
 
@@ -125,6 +128,7 @@ struct DeviceRegistry {
     /// keeps informed), so the lookup per ATT value is two reads.
     mutating func setProfile(_ profile: String, of slot: Int) {
         states[slot].profile = profile
+        version += 1
         let root = root(slot)
         if states[root].profile == nil { states[root].profile = profile }
     }

@@ -113,6 +113,8 @@ typealias HandleUUIDs = SortedMap<UInt16, BluetoothUUID>
 /// has an empty database.
 struct GATTDatabases {
     private var bySlot: [GATTDatabase] = []
+    /// Changes whenever a database learns something (its services may have changed).
+    private(set) var version = 0
 
     subscript(slot: Int) -> GATTDatabase { slot < bySlot.count ? bySlot[slot] : GATTDatabase() }
 
@@ -129,5 +131,6 @@ struct GATTDatabases {
     mutating func learn(slot: Int, request: ATTPDU, response: ATTPDU) {
         if slot >= bySlot.count { bySlot += repeatElement(GATTDatabase(), count: slot + 1 - bySlot.count) }
         bySlot[slot].learn(request: request, response: response)
+        version += 1
     }
 }

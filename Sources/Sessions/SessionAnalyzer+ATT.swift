@@ -82,15 +82,25 @@ extension SessionAnalyzer {
         }
 
         if Self.carriesValue(opcode), let handle = att.handle, let value = att.value {
+            sendDevice(of: conn, events: &events)
             events.append(.attValue(ATTValueEvent(
-                connectionID: conn.connection.id, connectionNumber: conn.number, deviceID: deviceID(of: conn),
+                connectionNumber: conn.number,
                 hostToDevice: direction == .sent || direction == .centralToPeripheral, opcode: opcode, handle: handle,
                 uuid: conn.slot.flatMap { gatt.uuid(slot: registry.root($0), handle: handle) }, value: value,
                 timeUs: now, record: record.index, firstFragmentRecord: frame.firstRecordIndex,
-                firstFragmentUs: frame.firstTimestampUs, mtu: conn.connection.mtu,
-                profile: conn.slot.flatMap { registry.profile(of: $0) },
-                services: conn.slot.map { gatt.services(slot: registry.root($0)) } ?? [])))
+                firstFragmentUs: frame.firstTimestampUs, mtu: conn.connection.mtu)))
         }
+    }
+
+    /// Tells the layer above who the connection is with, before its first value and when what
+    /// it was told may have changed since (the registry's or the GATT databases' version moved).
+    private mutating func sendDevice(of conn: LiveConnection, events: inout [SessionEvent]) {
+        if let sent = conn.sentDevice, sent.registry == registry.version, sent.gatt == gatt.version { return }
+        let device = ConnectionDevice(connectionID: conn.connection.id, connectionNumber: conn.number,
+                                      deviceID: deviceID(of: conn), profile: conn.slot.flatMap { registry.profile(of: $0) },
+                                      services: conn.slot.map { gatt.services(slot: registry.root($0)) } ?? [])
+        if device != conn.sentDevice?.device { events.append(.device(device)) }
+        conn.sentDevice = (registry.version, gatt.version, device)
     }
 
     /// The requests of the GATT discovery procedures (Core v5.4 Vol 3 Part G §4.4–4.7).

@@ -38,12 +38,11 @@ public struct DeviceClassification: Sendable, Equatable {
     }
 }
 
-/// An attribute value that crossed a connection, for vendor decoders above this layer.
+/// An attribute value that crossed a connection, for vendor decoders above this layer. Who
+/// the connection is with comes before its first value (`SessionEvent.device`).
 public struct ATTValueEvent: Sendable {
-    public var connectionID: String
-    /// The n of `connectionID` "Cn".
+    /// The n of the connection's id "Cn".
     public var connectionNumber: Int
-    public var deviceID: String?
     /// True for values the host (the capture's side, or the central over the air) sent.
     public var hostToDevice: Bool
     public var opcode: ATTOpcode
@@ -56,6 +55,14 @@ public struct ATTValueEvent: Sendable {
     public var firstFragmentRecord: Int
     public var firstFragmentUs: Int64
     public var mtu: Int
+}
+
+/// The peer of a connection as the vendor layer matches profiles by.
+public struct ConnectionDevice: Sendable, Equatable {
+    public var connectionID: String
+    /// The n of `connectionID` "Cn".
+    public var connectionNumber: Int
+    public var deviceID: String?
     /// The vendor profile the device matched by its advertising, if any.
     public var profile: String?
     /// The primary services discovered so far on the device (for profiles that match by GATT
@@ -65,6 +72,10 @@ public struct ATTValueEvent: Sendable {
 
 /// What the analysis tells the layer above as it goes.
 public enum SessionEvent: Sendable {
+    /// The connection's device, before its first value and again before a value when it
+    /// changed (a merge of addresses, a profile, discovered services): not with every value,
+    /// which made each value's event twice as long to move and to release.
+    case device(ConnectionDevice)
     case attValue(ATTValueEvent)
     /// A Write Response: the peer acknowledged the connection's Write Request.
     case writeResponse(connectionNumber: Int, timeUs: Int64)

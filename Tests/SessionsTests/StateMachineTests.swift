@@ -174,8 +174,29 @@ struct StateMachineTests {
         let values = events.compactMap { if case .attValue(let v) = $0 { v } else { nil } }
         #expect(values.map(\.handle) == [0x0010])
         #expect(values[0].hostToDevice && values[0].uuid == BluetoothUUID(uint16: 0xFFE1) && values[0].mtu == 247)
-        #expect(values[0].connectionID == "C1" && values[0].value == [0xAA, 0x01])
+        #expect(values[0].connectionNumber == 1 && values[0].value == [0xAA, 0x01])
         #expect(events.contains { if case .connectionEnded("C1", 1, _) = $0 { true } else { false } })
+    }
+
+    /// Who a connection is with comes before its first value, and again only when it changed.
+    @Test func theDeviceComesBeforeTheFirstValueAndWhenItChanges() {
+        var s = connected()
+        s.writeRequest(handle: handle, attribute: 0x0010, value: [0x01])     // before discovery: no services
+        s.discover(handle: handle, model: .demoLock)
+        s.writeRequest(handle: handle, attribute: 0x0010, value: [0x02])
+        s.writeRequest(handle: handle, attribute: 0x0010, value: [0x03])     // nothing changed since
+        let events = analyze(s.records).events
+        let kinds = events.compactMap { event -> String? in
+            switch event {
+            case .device(let device): return "device \(device.services.map(\.description))"
+            case .attValue(let value): return "value \(value.value)"
+            default: return nil
+            }
+        }
+        #expect(kinds == ["device []", "value [1]", "device [\"1800\", \"1801\", \"180F\", \"FFE0\"]", "value [2]", "value [3]"])
+        let devices = events.compactMap { if case .device(let d) = $0 { d } else { nil } }
+        #expect(devices.map(\.connectionID) == ["C1", "C1"] && devices.map(\.connectionNumber) == [1, 1])
+        #expect(devices.map(\.deviceID) == ["D1", "D1"] && devices.map(\.profile) == [nil, nil])
     }
 
     @Test func enhancedCompleteTiesRPAToIdentity() {
