@@ -128,7 +128,10 @@ public struct VendorLayer {
             events = links[index].session.linkDown(timeUs: timeUs)
             absorbEvents(link: index)
             addTotals(of: links[index], connection: connection)
-            links.remove(at: index)
+            // The last link takes its place (their order matters nowhere: `finish` sorts), so
+            // the links after it are not moved one by one.
+            links.swapAt(index, links.count - 1)
+            links.removeLast()
             lastLink = nil
         }
     }
