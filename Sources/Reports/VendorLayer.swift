@@ -13,6 +13,8 @@ public struct VendorLayer {
     public static let listingCap = 10_000
 
     let profiles: [Profile]
+    /// The frame plan of each profile (same indices), shared by its sessions.
+    private let plans: [FramePlan]
     let listing: Listing
     /// A decoded connection: its session, its frame totals per stream, and, per value record
     /// (ascending), the record and time of its first L2CAP fragment, kept until the frame that
@@ -87,6 +89,7 @@ public struct VendorLayer {
 
     public init(profiles: [Profile], listing: Listing = .all, keepsCommands: Bool = true) {
         self.profiles = profiles
+        plans = profiles.map(FramePlan.init)
         self.listing = listing
         self.keepsCommands = keepsCommands
     }
@@ -165,13 +168,13 @@ public struct VendorLayer {
         }
         guard let device = connectionDevices[value.connectionNumber] else { return nil }
         let services = device.services
-        let advertised = device.profile.flatMap { name in profiles.first { $0.name == name } }.flatMap { profile in
+        let advertised = device.profile.flatMap { name in profiles.firstIndex { $0.name == name } }.flatMap { i in
             // A device matched by its advertising whose discovered services lack the profile's one is not it.
-            services.isEmpty || profile.match.gattService.map(services.contains) != false ? profile : nil
+            services.isEmpty || profiles[i].match.gattService.map(services.contains) != false ? i : nil
         }
-        let profile = advertised
-            ?? profiles.first { !$0.match.hasAdvertisingRule && $0.matches(AdvertisementFacts(), gattServices: services) }
-        guard let profile else {
+        let chosen = advertised
+            ?? profiles.firstIndex { !$0.match.hasAdvertisingRule && $0.matches(AdvertisementFacts(), gattServices: services) }
+        guard let chosen else {
             // Decided once per connection, except before discovery, when a GATT rule may still hold.
             if !profiles.contains(where: { $0.match.gattService != nil }) || !services.isEmpty {
                 unmatched.insert(value.connectionNumber)
@@ -180,7 +183,7 @@ public struct VendorLayer {
         }
         if let id = device.deviceID { devices[device.connectionID] = id }
         links.append(Link(number: value.connectionNumber,
-                          session: VendorSession(profile: profile, connection: device.connectionID, mtu: value.mtu)))
+                          session: VendorSession(plan: plans[chosen], connection: device.connectionID, mtu: value.mtu)))
         lastLink = (value.connectionNumber, links.count - 1)
         return links.count - 1
     }

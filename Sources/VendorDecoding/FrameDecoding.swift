@@ -98,6 +98,9 @@ struct DecodedFields: Sendable, Equatable {
 
     private static func key(plan: FramePlan, raw: [UInt8], payload: ArraySlice<UInt8>, command: Int?,
                             sequence: Int?) throws(ExpressionError) -> Key {
+        if let table = plan.keyBySequence, let sequence, table.indices.contains(sequence), let key = table[sequence] {
+            return .constant(payload.isEmpty ? 0 : key)
+        }
         switch plan.obfuscation {
         case nil: return .none
         case .xorKey(let key): return .table(key)

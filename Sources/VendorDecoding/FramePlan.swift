@@ -1,9 +1,9 @@
 import BLEBase
 
-/// A profile's frame rules, worked out once per session and shared by reference: reading a
-/// field of a `Profile` struct per frame would copy (retain and release) every array and
-/// dictionary inside it.
-final class FramePlan: Sendable {
+/// A profile's frame rules, worked out once per profile and shared by reference by its
+/// sessions: reading a field of a `Profile` struct per frame would copy (retain and release)
+/// every array and dictionary inside it.
+public final class FramePlan: Sendable {
     let profile: Profile
     let framing: Framing
     let channels: [Channel]
@@ -21,6 +21,14 @@ final class FramePlan: Sendable {
     let obfuscation: Obfuscation?
     /// Whether the XOR key expression reads `index`; when not, it is evaluated once per frame.
     let keyPerByte: Bool
+    /// The XOR key by sequence number, when the key expression reads nothing but a one-byte
+    /// `seq` (the demo lock's `(0x5A - seq) mod 256`): worked out once for all 256 values
+    /// instead of once per frame. Nil entries are keys whose evaluation fails (the frame then
+    /// evaluates it, for the error).
+    let keyBySequence: [UInt8?]?
+    /// The expected response code by command code, when the response rule reads nothing but
+    /// a one-byte `cmd` (`cmd | 0x80`); nil entries are codes whose evaluation fails.
+    let responseByCommand: [Int64?]?
     /// Whether a response's command name depends on its code alone (a response table, or a
     /// response rule that reads only `cmd`), so that it can be remembered per code.
     let responseNameDependsOnCodeOnly: Bool
@@ -35,7 +43,7 @@ final class FramePlan: Sendable {
         return .some(checksum.verify(sent: raw, covered: Array(raw.prefix(framing.payloadOffset)) + plaintext + raw.suffix(from: payloadEnd)))
     }
 
-    init(_ profile: Profile) {
+    public init(_ profile: Profile) {
         self.profile = profile
         framing = profile.framing
         channels = profile.channels
@@ -55,8 +63,33 @@ final class FramePlan: Sendable {
         } else {
             keyPerByte = false
         }
+        if case .xorExpression(let expression) = profile.obfuscation, profile.commands?.sequence?.size == 1,
+           Self.reads(only: .seq, expression) {
+            keyBySequence = (0...255).map { seq in
+                (try? expression.evaluate(Expression.Context(seq: Int64(seq)))).map { UInt8(truncatingIfNeeded: $0) }
+            }
+        } else {
+            keyBySequence = nil
+        }
+        if let commands = profile.commands, commands.responseTable == nil, commands.command.size == 1,
+           Self.reads(only: .cmd, commands.responseCommand) {
+            responseByCommand = (0...255).map { try? commands.responseCommand.evaluate(Expression.Context(cmd: Int64($0))) }
+        } else {
+            responseByCommand = nil
+        }
         responseNameDependsOnCodeOnly = profile.commands.map {
             $0.responseTable != nil || $0.responseCommand.variables.isSubset(of: [.cmd])
         } ?? true
+    }
+
+    /// True when `expression` reads no variable but `variable` and no frame byte.
+    private static func reads(only variable: Expression.Variable, _ expression: Expression) -> Bool {
+        switch expression {
+        case .literal: return true
+        case .variable(let v): return v == variable
+        case .byte: return false
+        case .negate(let e), .complement(let e): return reads(only: variable, e)
+        case .binary(_, let l, let r): return reads(only: variable, l) && reads(only: variable, r)
+        }
     }
 }

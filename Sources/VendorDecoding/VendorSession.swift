@@ -56,10 +56,15 @@ public struct VendorSession: Sendable {
     private let plan: FramePlan
 
     public init(profile: Profile, connection: String, mtu: Int) {
-        self.profile = profile
+        self.init(plan: FramePlan(profile), connection: connection, mtu: mtu)
+    }
+
+    /// A session on a plan made once for its profile (its tables cost 512 evaluations).
+    public init(plan: FramePlan, connection: String, mtu: Int) {
+        profile = plan.profile
         self.connection = connection
         self.mtu = mtu
-        plan = FramePlan(profile)
+        self.plan = plan
     }
 
     public mutating func updateMTU(_ mtu: Int) { self.mtu = mtu }
@@ -241,6 +246,8 @@ public struct VendorSession: Sendable {
             state.pending = true
             if let table = plan.responseTable {
                 state.expectedResponse = table[cmd].map(Int64.init)
+            } else if let table = plan.responseByCommand, table.indices.contains(cmd) {
+                state.expectedResponse = table[cmd]
             } else {
                 state.expectedResponse = try? plan.commands?.responseCommand.evaluate(context(heldFrames[new]))
             }

@@ -109,6 +109,46 @@ struct DecodedFieldsTests {
     }
 }
 
+/// The key and response tables a plan works out once for one-byte `seq` and `cmd` give what
+/// evaluating the expression per frame gives, failures included.
+struct FramePlanTableTests {
+    @Test func theDemoLockKeyTableIsItsExpression() throws {
+        let plan = FramePlan(DecodedFieldsTests.lock)
+        let table = try #require(plan.keyBySequence)
+        #expect(table.count == 256)
+        #expect((0...255).allSatisfy { table[$0] == UInt8((0x5A - $0 + 256) % 256) })
+        #expect(plan.responseByCommand?.count == 256)
+        #expect(plan.responseByCommand?[0x10] == 0x90 && plan.responseByCommand?[0x90] == 0x90)
+    }
+
+    /// `seq` 0 divides by zero: that frame is malformed with the expression's own error, the
+    /// others decode with the key of their `seq`.
+    @Test func aKeyThatFailsForOneSequenceStillFailsThatFrame() throws {
+        let profile = try DecodedFieldsTests.deviceFrames("""
+            framing: {payload: {offset: 2, trailer: 0}}
+            obfuscation: {xorExpression: 255 / seq}
+            commands: {command: {offset: 0}, sequence: {offset: 1}, response: {command: 64 / (cmd - 3)}}
+            """)
+        let plan = FramePlan(profile)
+        let table = try #require(plan.keyBySequence)
+        #expect(table[0] == nil && table[1] == 255 && table[2] == 127 && table[255] == 1)
+        #expect(plan.responseByCommand?[3] == .some(nil) && plan.responseByCommand?[4] == 64 && plan.responseByCommand?[67] == 1)
+        let failing = Fields(DecodedFields(frame: [0x81, 0x00, 0x11], plan: plan, direction: .deviceToHost))
+        #expect(failing.problem == "XOR key: division by zero")
+        let decoded = Fields(DecodedFields(frame: [0x81, 0x02, 0x11], plan: plan, direction: .deviceToHost))
+        #expect(decoded == Fields(plaintext: [0x11 ^ 127], command: 0x81, sequence: 2))
+    }
+
+    /// Keys that read anything but `seq` (a frame byte, the length), or a wider `seq`, get no table.
+    @Test func onlyOneByteSequenceKeysGetATable() throws {
+        for rules in ["obfuscation: {xorExpression: 'byte[0] + seq'}\ncommands: {command: {offset: 0}, sequence: {offset: 1}}",
+                      "obfuscation: {xorExpression: seq + 1}\ncommands: {command: {offset: 0}, sequence: {offset: 1, size: 2}}"] {
+            let plan = FramePlan(try DecodedFieldsTests.deviceFrames("framing: {payload: {offset: 3, trailer: 0}}\n" + rules))
+            #expect(plan.keyBySequence == nil, "\(rules)")
+        }
+    }
+}
+
 /// The fields of `DecodedFields`, built member by member for expectations.
 struct Fields: Equatable {
     var plaintext: [UInt8]?
