@@ -56,8 +56,8 @@ struct DecodedFields: Sendable, Equatable {
                 return
             }
         }
-        if direction == .deviceToHost, let rule = plan.status, rule.applies(to: command) {
-            let (offset, size) = (rule.offset, rule.size)
+        if direction == .deviceToHost, plan.carriesStatus(command: command) {
+            let (offset, size) = (plan.statusOffset, plan.statusSize)
             if let plaintext {
                 status = ByteReader.unsigned(in: plaintext, at: offset, size: size, bigEndian: true).map { Int($0) }
             } else if size >= 1, size <= 8, offset >= 0, offset <= payload.count - size {
@@ -68,7 +68,7 @@ struct DecodedFields: Sendable, Equatable {
                 }
                 status = Int(value)
             }
-            if let status { statusOK = rule.success.contains(status) }
+            if let status { statusOK = plan.statusSuccess.contains(status) }
         }
         self.plaintext = plaintext
     }

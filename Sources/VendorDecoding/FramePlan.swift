@@ -16,7 +16,12 @@ public final class FramePlan: Sendable {
     let commandTimeoutUs: Int64?
     let commandField: FrameField?
     let sequenceField: FrameField?
-    let status: StatusRule?
+    /// The status rule's parts, read in place per frame (the rule bound to a local was copied,
+    /// with its sets): `statusOffset` is −1 without a rule.
+    let statusOffset: Int
+    let statusSize: Int
+    let statusSuccess: Set<Int>
+    let statusCommands: Set<Int>?
     let checksum: ChecksumSpec?
     let obfuscation: Obfuscation?
     /// Whether the XOR key expression reads `index`; when not, it is evaluated once per frame.
@@ -55,7 +60,11 @@ public final class FramePlan: Sendable {
         commandTimeoutUs = profile.commands?.timeoutUs
         commandField = profile.commands?.command
         sequenceField = profile.commands?.sequence
-        status = profile.commands?.status
+        let status = profile.commands?.status
+        statusOffset = status?.offset ?? -1
+        statusSize = status?.size ?? 0
+        statusSuccess = status?.success ?? []
+        statusCommands = status?.commands
         checksum = profile.checksum
         obfuscation = profile.obfuscation
         if case .xorExpression(let expression) = profile.obfuscation {
@@ -80,6 +89,13 @@ public final class FramePlan: Sendable {
         responseNameDependsOnCodeOnly = profile.commands.map {
             $0.responseTable != nil || $0.responseCommand.variables.isSubset(of: [.cmd])
         } ?? true
+    }
+
+    /// True when a device frame with command `code` carries a status (`StatusRule.applies`).
+    func carriesStatus(command code: Int?) -> Bool {
+        guard statusOffset >= 0 else { return false }
+        guard let statusCommands else { return true }
+        return code.map(statusCommands.contains) ?? false
     }
 
     /// True when `expression` reads no variable but `variable` and no frame byte.
