@@ -34,6 +34,10 @@ public final class FramePlan: Sendable {
     /// The expected response code by command code, when the response rule reads nothing but
     /// a one-byte `cmd` (`cmd | 0x80`); nil entries are codes whose evaluation fails.
     let responseByCommand: [Int64?]?
+    /// Command names by one-byte code, worked out once: for commands, and for responses when
+    /// their name depends on the code alone (`responseNameDependsOnCodeOnly`).
+    let commandNameByCode: [String?]?
+    let responseNameByCode: [String?]?
     /// Whether a response's command name depends on its code alone (a response table, or a
     /// response rule that reads only `cmd`), so that it can be remembered per code.
     let responseNameDependsOnCodeOnly: Bool
@@ -89,6 +93,37 @@ public final class FramePlan: Sendable {
         responseNameDependsOnCodeOnly = profile.commands.map {
             $0.responseTable != nil || $0.responseCommand.variables.isSubset(of: [.cmd])
         } ?? true
+        let rules = profile.commands
+        let oneByte = rules?.command.size == 1
+        commandNameByCode = oneByte ? (0...255).map {
+            Self.commandName(direction: .hostToDevice, command: $0, sequence: nil, raw: [], rules: rules)
+        } : nil
+        responseNameByCode = oneByte && responseNameDependsOnCodeOnly ? (0...255).map {
+            Self.commandName(direction: .deviceToHost, command: $0, sequence: nil, raw: [], rules: rules)
+        } : nil
+    }
+
+    /// The name of a frame's command; a response's is its command's (found through the
+    /// response rule when the code has no name of its own).
+    func commandName(direction: VendorDirection, command: Int?, sequence: Int?, raw: [UInt8]) -> String? {
+        if let command, let name = commandNames[command] { return name }
+        return Self.commandName(direction: direction, command: command, sequence: sequence, raw: raw, rules: commands)
+    }
+
+    private static func commandName(direction: VendorDirection, command: Int?, sequence: Int?, raw: [UInt8],
+                                    rules: CommandRules?) -> String? {
+        guard let command, let rules else { return nil }
+        if let name = rules.names[command] { return name }
+        guard direction == .deviceToHost else { return nil }
+        if let table = rules.responseTable {
+            let commands = table.filter { $0.value == command }.map(\.key)
+            return commands.count == 1 ? commands.first.flatMap { rules.names[$0] } : nil
+        }
+        for code in rules.names.keys.sorted() {
+            let context = Expression.Context(seq: sequence.map(Int64.init), cmd: Int64(code), frame: raw)
+            if (try? rules.responseCommand.evaluate(context)) == Int64(command) { return rules.names[code] }
+        }
+        return nil
     }
 
     /// True when a device frame with command `code` carries a status (`StatusRule.applies`).

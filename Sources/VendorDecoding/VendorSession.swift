@@ -299,30 +299,17 @@ public struct VendorSession: Sendable {
     /// `commandName(…)`, remembered per response code when only the code decides it.
     private mutating func rememberedCommandName(direction: VendorDirection, command: Int?, sequence: Int?,
                                                 raw: [UInt8]) -> String? {
+        if let command, let table = direction == .hostToDevice ? plan.commandNameByCode : plan.responseNameByCode,
+           table.indices.contains(command) {
+            return table[command]
+        }
         guard plan.responseNameDependsOnCodeOnly, direction == .deviceToHost, let command else {
-            return commandName(direction: direction, command: command, sequence: sequence, raw: raw)
+            return plan.commandName(direction: direction, command: command, sequence: sequence, raw: raw)
         }
         if let known = responseNames[command] { return known }
-        let name = commandName(direction: direction, command: command, sequence: sequence, raw: raw)
+        let name = plan.commandName(direction: direction, command: command, sequence: sequence, raw: raw)
         if responseNames.count < Self.maxRememberedNames { responseNames.set(name, for: command) }
         return name
-    }
-
-    /// The name of a frame's command; a response's is its command's (found through the
-    /// response rule when the code has no name of its own).
-    private func commandName(direction: VendorDirection, command: Int?, sequence: Int?, raw: [UInt8]) -> String? {
-        guard let command else { return nil }
-        if let name = plan.commandNames[command] { return name }
-        guard direction == .deviceToHost, let rules = plan.commands else { return nil }
-        if let table = rules.responseTable {
-            let commands = table.filter { $0.value == command }.map(\.key)
-            return commands.count == 1 ? commands.first.flatMap { rules.names[$0] } : nil
-        }
-        for code in rules.names.keys.sorted() {
-            let context = Expression.Context(seq: sequence.map(Int64.init), cmd: Int64(code), frame: raw)
-            if (try? rules.responseCommand.evaluate(context)) == Int64(command) { return rules.names[code] }
-        }
-        return nil
     }
 
     private func describe(_ frame: VendorFrame) -> String {

@@ -121,6 +121,21 @@ struct FramePlanTableTests {
         #expect(plan.responseByCommand?[0x10] == 0x90 && plan.responseByCommand?[0x90] == 0x90)
     }
 
+    /// Names by code: a command's own, and a response's through `cmd | 0x80`.
+    @Test func theDemoLockNameTablesFollowItsRules() throws {
+        let plan = FramePlan(DecodedFieldsTests.lock)
+        let commands = try #require(plan.commandNameByCode)
+        let responses = try #require(plan.responseNameByCode)
+        #expect(commands.count == 256 && responses.count == 256)
+        #expect(commands[0x10] == "UNLOCK" && commands[0x90] == nil && commands[0x03] == nil)
+        #expect(responses[0x90] == "UNLOCK" && responses[0x81] == "GET_INFO" && responses[0xA0] == "READ_LOG")
+        #expect(responses[0x83] == nil)
+        #expect((0...255).allSatisfy {
+            responses[$0] == plan.commandName(direction: .deviceToHost, command: $0, sequence: nil, raw: [])
+                && commands[$0] == plan.commandName(direction: .hostToDevice, command: $0, sequence: nil, raw: [])
+        })
+    }
+
     /// `seq` 0 divides by zero: that frame is malformed with the expression's own error, the
     /// others decode with the key of their `seq`.
     @Test func aKeyThatFailsForOneSequenceStillFailsThatFrame() throws {
