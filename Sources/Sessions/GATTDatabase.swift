@@ -12,6 +12,10 @@ struct GATTDatabase {
     /// `attributes`' UUIDs alone, for the lookup per ATT value (an attribute is copied with its
     /// property names).
     private var uuids = HandleUUIDs()
+    /// The same for handles below `directLimit`, by handle (a GATT server numbers from 1 and
+    /// most stay below it): no search per ATT value. Grows to the highest such handle known.
+    private var uuidByHandle: [BluetoothUUID?] = []
+    static let directLimit = 256
     /// Cap on attributes per device (a GATT server has at most 65535; hostile captures could
     /// try to grow this without end).
     static let cap = 4096
@@ -23,6 +27,11 @@ struct GATTDatabase {
         }
         attributes[attribute.handle] = attribute
         uuids.set(attribute.uuid, for: attribute.handle)
+        let handle = Int(attribute.handle)
+        if handle < Self.directLimit {
+            if handle >= uuidByHandle.count { uuidByHandle += repeatElement(nil, count: handle + 1 - uuidByHandle.count) }
+            uuidByHandle[handle] = attribute.uuid
+        }
     }
 
     /// Learns from a response, given the request it answers.
@@ -100,7 +109,11 @@ struct GATTDatabase {
         return uuid.description
     }
 
-    func uuid(of handle: UInt16) -> BluetoothUUID? { uuids[handle] }
+    func uuid(of handle: UInt16) -> BluetoothUUID? {
+        let index = Int(handle)
+        guard index >= Self.directLimit else { return index < uuidByHandle.count ? uuidByHandle[index] : nil }
+        return uuids[handle]
+    }
 
     var sorted: [GATTAttribute] { attributes.values.sorted { $0.handle < $1.handle } }
 }

@@ -199,4 +199,23 @@ private struct ReferenceBursts {
         let (difference, overflow) = to.subtractingReportingOverflow(from)
         return overflow ? (to > from ? .max : .min) : difference
     }
+
+    /// Handles below 256 are looked up by index, the others searched: both find what discovery
+    /// declared, and neither finds a handle it did not.
+    @Test func characteristicUUIDsResolveOnBothSidesOfTheDirectTable() throws {
+        // Read By Type (characteristic declarations) and its response: declaration handle,
+        // properties, value handle, 16-bit UUID per entry (Core v5.4 Vol 3 Part G §4.6.1).
+        var request = ByteReader([0x08, 0x01, 0x00, 0xFF, 0xFF, 0x03, 0x28])
+        var response = ByteReader([0x09, 7,
+                                   0x02, 0x00, 0x02, 0x03, 0x00, 0x00, 0x2A,     // 0x0003: 2A00
+                                   0xFE, 0x00, 0x10, 0xFF, 0x00, 0xE1, 0xFF,     // 0x00FF: FFE1
+                                   0xFF, 0x00, 0x10, 0x00, 0x01, 0xE2, 0xFF,     // 0x0100: FFE2
+                                   0x00, 0x12, 0x10, 0x01, 0x12, 0xE3, 0xFF])    // 0x1201: FFE3
+        var database = GATTDatabase()
+        database.learn(request: try ATTPDU(parsing: &request), response: try ATTPDU(parsing: &response))
+        let found: [UInt16: UInt16] = [0x0003: 0x2A00, 0x00FF: 0xFFE1, 0x0100: 0xFFE2, 0x1201: 0xFFE3]
+        for handle: UInt16 in [0x0001, 0x0002, 0x0003, 0x0004, 0x00FE, 0x00FF, 0x0100, 0x0101, 0x1200, 0x1201, 0xFFFF] {
+            #expect(database.uuid(of: handle) == found[handle].map(BluetoothUUID.init(uint16:)), "handle \(handle)")
+        }
+    }
 }
