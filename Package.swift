@@ -76,7 +76,7 @@ if Context.environment["BLEDECODE_FUZZ"] == "1" {
         ("fuzz-l2cap", ["BLEBase", "L2CAP"]),
         ("fuzz-att", ["BLEBase", "ATT"]),
         ("fuzz-ll", ["LinkLayer"]),
-        ("fuzz-profile", ["VendorDecoding"]),
+        ("fuzz-profile", ["BLEBase", "VendorDecoding"]),
         ("fuzz-pipeline", ["CaptureFormats", "Reports", "VendorDecoding"]),
     ]
     for (name, dependencies) in fuzzTargets {

@@ -1,11 +1,28 @@
+import BLEBase
 import FuzzSupport
 import VendorDecoding
 
 FuzzInput.run(fuzzProfile)
 
-/// The profile loader on arbitrary text (YAML and JSON profiles).
+/// The profile loader on arbitrary text (YAML and JSON profiles); a profile that loads then gets
+/// its frame plan (the key, response and name tables it works out for every one-byte code) and
+/// a session that decodes the text's own bytes as a value on each of its channels.
 func fuzzProfile(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    let text = String(decoding: FuzzInput.bytes(start, count), as: UTF8.self)
-    _ = try? ProfileLoader.load(yaml: text, file: "fuzz.yaml")
+    let bytes = FuzzInput.bytes(start, count)
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard let profile = try? ProfileLoader.load(yaml: text, file: "fuzz.yaml") else { return 0 }
+    var session = VendorSession(plan: FramePlan(profile), connection: "C1", mtu: 247)
+    for (index, channel) in profile.channels.enumerated() {
+        let (handle, uuid): (UInt16, BluetoothUUID?)
+        switch channel.characteristic {
+        case .uuid(let u): (handle, uuid) = (UInt16(index + 1), u)
+        case .handle(let h): (handle, uuid) = (h, nil)
+        }
+        for opcode in channel.attOpcodes.sorted() {
+            _ = session.value(direction: channel.direction, attOpcode: opcode, handle: handle, uuid: uuid, bytes: bytes,
+                              timeUs: Int64(index), record: index)
+        }
+    }
+    _ = session.finish(timeUs: 1_000_000)
     return 0
 }
