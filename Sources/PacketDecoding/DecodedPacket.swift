@@ -36,11 +36,11 @@ public struct DecodedPacket: Sendable {
 
     public init(record: CaptureRecord) { self.record = record }
 
-    /// Holds `record` alone, as `init(record:)` makes it, reusing this packet's place and list
-    /// capacities: a new packet per record was built aside and copied in whole (memcpy).
-    public mutating func reset(record: consuming CaptureRecord) {
+    /// Holds `record` and nothing else but the previous `hci`, list capacities kept, for
+    /// `PacketDecoder.decode(_:into:)`, which sets `hci` for every record: the previous one is
+    /// then destroyed once, when it is replaced.
+    mutating func replaceRecord(_ record: consuming CaptureRecord) {
         self.record = record
-        hci = .absent
         if airFields != nil { airFields = nil }
         if l2cap.count > 0 { l2cap.removeAll() }
         if !joinedAdvertising.isEmpty { joinedAdvertising.removeFirstFew(joinedAdvertising.count) }

@@ -16,17 +16,27 @@ public struct PacketDecoder: Sendable {
 
     public mutating func decode(_ record: CaptureRecord) -> DecodedPacket {
         var packet = DecodedPacket(record: record)
-        decode(into: &packet)
+        decodeRecord(of: &packet)
         return packet
     }
 
-    /// Decodes the record of `packet`, which holds nothing else yet: a caller that moves its
-    /// record into the packet saves the record's copy (a retain and release of its bytes).
-    public mutating func decode(into packet: inout DecodedPacket) {
+    /// Decodes `record` into `packet`, replacing everything it held (its lists keep their
+    /// capacity): a caller that decodes record after record into one packet saves building a
+    /// new one aside and copying it in, and the record moves in rather than being copied.
+    public mutating func decode(_ record: consuming CaptureRecord, into packet: inout DecodedPacket) {
+        packet.replaceRecord(record)
+        decodeRecord(of: &packet)
+    }
+
+    /// Decodes the record of `packet`, whose other fields are empty except `hci`, which this
+    /// sets on every path.
+    private mutating func decodeRecord(of packet: inout DecodedPacket) {
         let kind = packet.record.kind
         do throws(DecodeError) {
             try decodeLayers(kind: kind, reader: packet.record.payloadReader(layer: .hci), into: &packet)
         } catch {
+            // Every layer that throws does so before its packet is stored.
+            packet.hci = .absent
             packet.issues.append(PacketIssue(error))
         }
         // Cut ACL records are reported by reassembly, which knows what the cut hid.
@@ -62,9 +72,10 @@ public struct PacketDecoder: Sendable {
         case .isoData:
             packet.hci = .iso(try ISODataPacket(parsing: &reader))
         case .linkLayer(let linkType):
+            packet.hci = .absent
             decodeAir(linkType: linkType, in: &packet)
         case .note, .control, .unknown:
-            break
+            packet.hci = .absent
         }
     }
 

@@ -20,7 +20,7 @@ struct SessionStage {
     let reader: any RecordReader
     private var decoder = PacketDecoder()
     private var sessions: SessionAnalyzer
-    /// The packet each record decodes into, in place (`DecodedPacket.reset`).
+    /// The packet each record decodes into, in place (`PacketDecoder.decode(_:into:)`).
     private var packet = DecodedPacket(record: CaptureRecord(index: 0, timestampUs: 0, direction: .unknown,
                                                              kind: .unknown(code: 0), payload: []))
 
@@ -45,8 +45,7 @@ struct SessionStage {
         for _ in 0..<Self.recordsPerBatch {
             guard let record = reader.next() else { break }
             offset = record.fileOffset
-            packet.reset(record: record)
-            decoder.decode(into: &packet)
+            decoder.decode(record, into: &packet)
             sessions.process(packet, into: &events)
         }
         return offset

@@ -109,9 +109,9 @@ struct PipelineTests {
         #expect(packets[1].issues.isEmpty)
     }
 
-    /// The session stage decodes every record into one packet, reset each time: nothing of a
-    /// record may stay on the next (PDUs, extended reports, issues, the HCI packet).
-    @Test func aResetPacketDecodesAsAFreshOne() {
+    /// The session stage decodes every record into one packet: nothing of a record may stay on
+    /// the next (PDUs, extended reports, issues, the HCI packet).
+    @Test func aReusedPacketDecodesAsAFreshOne() {
         var s = HCIScenario()
         s.att(handle: handle, .received, [0x09, 0x07, 0x02, 0x00])             // malformed ATT: a PDU and an issue
         s.notify(handle: handle, attribute: 0x0012, value: [1, 2, 3], mtu: 23)  // a whole PDU
@@ -120,12 +120,14 @@ struct PipelineTests {
         s.event(0x05, [0x00, 0x40])                                           // malformed event: an issue, no packet
         s.l2cap(handle: handle, .received, cid: 0x0004, [0x1B, 0x12, 0x00] + Array(repeating: 1, count: 40), fragmentSize: 27)
         s.l2cap(handle: handle, .sent, cid: 0x0004, [0x12, 0x10, 0x00] + Array(repeating: 0xAB, count: 20), keep: 14)
-        let (fresh, _) = decodeAll(s.records)
+        // A note after an ACL record: it holds no HCI packet, so the ACL packet must go.
+        let records = s.records + [CaptureRecord(index: s.records.count + 1, timestampUs: 1, direction: .unknown,
+                                                 kind: .note(.note), payload: Array("note".utf8))]
+        let (fresh, _) = decodeAll(records)
         var decoder = PacketDecoder()
-        var packet = DecodedPacket(record: s.records[0])
-        for (record, expected) in zip(s.records, fresh) {
-            packet.reset(record: record)
-            decoder.decode(into: &packet)
+        var packet = DecodedPacket(record: records[0])
+        for (record, expected) in zip(records, fresh) {
+            decoder.decode(record, into: &packet)
             #expect(packet.record == expected.record)
             #expect(packet.hci == expected.hci)
             #expect(packet.l2cap.count == expected.l2cap.count)
@@ -134,8 +136,9 @@ struct PipelineTests {
             #expect(packet.joinedAdvertising.count == expected.joinedAdvertising.count)
             #expect(packet.issues == expected.issues)
         }
-        #expect(fresh.map(\.l2cap.count) == [1, 1, 0, 0, 0, 0, 1, 0, 0])
-        #expect(fresh.map(\.joinedAdvertising.count) == [0, 0, 0, 1, 0, 0, 0, 0, 0])
-        #expect(fresh.map(\.issues.count) == [0, 0, 0, 0, 1, 0, 0, 1, 0])
+        #expect(fresh.map(\.l2cap.count) == [1, 1, 0, 0, 0, 0, 1, 0, 0, 0])
+        #expect(fresh.map(\.joinedAdvertising.count) == [0, 0, 0, 1, 0, 0, 0, 0, 0, 0])
+        #expect(fresh.map(\.issues.count) == [0, 0, 0, 0, 1, 0, 0, 1, 0, 0])
+        #expect(fresh.last?.hci == .absent && fresh[fresh.count - 2].hci != .absent)
     }
 }
