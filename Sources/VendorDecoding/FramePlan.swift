@@ -126,7 +126,8 @@ public final class FramePlan: Sendable {
         return nil
     }
 
-    /// True when a device frame with command `code` carries a status (`StatusRule.applies`).
+    /// True when a device frame with command `code` carries a status: every one, or those of
+    /// `StatusRule.commands`.
     func carriesStatus(command code: Int?) -> Bool {
         guard statusOffset >= 0 else { return false }
         guard let statusCommands else { return true }

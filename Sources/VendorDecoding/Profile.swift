@@ -240,10 +240,4 @@ public struct StatusRule: Sendable, Equatable {
         self.success = success
         self.commands = commands
     }
-
-    /// True when a device frame with command `code` carries the status.
-    func applies(to code: Int?) -> Bool {
-        guard let commands else { return true }
-        return code.map(commands.contains) ?? false
-    }
 }
