@@ -57,7 +57,8 @@ public final class FramePlan: Sendable {
         framing = profile.framing
         channels = profile.channels
         commands = profile.commands
-        commandNames = SortedMap(profile.commands?.names ?? [:])
+        let names = SortedMap(profile.commands?.names ?? [:])
+        commandNames = names
         responseTable = profile.commands?.responseTable
         sameSequence = profile.commands?.sameSequence ?? false
         queuesCommands = profile.commands?.queues ?? true
@@ -96,32 +97,34 @@ public final class FramePlan: Sendable {
         let rules = profile.commands
         let oneByte = rules?.command.size == 1
         commandNameByCode = oneByte ? (0...255).map {
-            Self.commandName(direction: .hostToDevice, command: $0, sequence: nil, raw: [], rules: rules)
+            Self.commandName(direction: .hostToDevice, command: $0, sequence: nil, raw: [], names: names, rules: rules)
         } : nil
         responseNameByCode = oneByte && responseNameDependsOnCodeOnly ? (0...255).map {
-            Self.commandName(direction: .deviceToHost, command: $0, sequence: nil, raw: [], rules: rules)
+            Self.commandName(direction: .deviceToHost, command: $0, sequence: nil, raw: [], names: names, rules: rules)
         } : nil
     }
 
     /// The name of a frame's command; a response's is its command's (found through the
     /// response rule when the code has no name of its own).
     func commandName(direction: VendorDirection, command: Int?, sequence: Int?, raw: [UInt8]) -> String? {
-        if let command, let name = commandNames[command] { return name }
-        return Self.commandName(direction: direction, command: command, sequence: sequence, raw: raw, rules: commands)
+        Self.commandName(direction: direction, command: command, sequence: sequence, raw: raw, names: commandNames,
+                         rules: commands)
     }
 
+    /// `commandName(…)` from the profile's `names` (as a `SortedMap`) and its rules, for `init`
+    /// to call before the plan is whole.
     private static func commandName(direction: VendorDirection, command: Int?, sequence: Int?, raw: [UInt8],
-                                    rules: CommandRules?) -> String? {
-        guard let command, let rules else { return nil }
-        if let name = rules.names[command] { return name }
-        guard direction == .deviceToHost else { return nil }
+                                    names: SortedMap<Int, String>, rules: CommandRules?) -> String? {
+        guard let command else { return nil }
+        if let name = names[command] { return name }
+        guard direction == .deviceToHost, let rules else { return nil }
         if let table = rules.responseTable {
             let commands = table.filter { $0.value == command }.map(\.key)
-            return commands.count == 1 ? commands.first.flatMap { rules.names[$0] } : nil
+            return commands.count == 1 ? commands.first.flatMap { names[$0] } : nil
         }
         for code in rules.names.keys.sorted() {
             let context = Expression.Context(seq: sequence.map(Int64.init), cmd: Int64(code), frame: raw)
-            if (try? rules.responseCommand.evaluate(context)) == Int64(command) { return rules.names[code] }
+            if (try? rules.responseCommand.evaluate(context)) == Int64(command) { return names[code] }
         }
         return nil
     }
