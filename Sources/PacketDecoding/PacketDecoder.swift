@@ -82,11 +82,11 @@ public struct PacketDecoder: Sendable {
     /// A reader over the packet as long as its parameter length says, so that bytes a capturing
     /// tool appended after it become an issue instead of hiding the packet
     /// (Core v5.4 Vol 4 Part E §5.4.1/§5.4.4: the length is the last header byte).
-    private func declaredPrefix(of whole: ByteReader, headerLength: Int, in packet: inout DecodedPacket) -> ByteReader {
-        var probe = whole
-        guard (try? probe.skip(headerLength - 1)) != nil, let declared = try? probe.readUInt8() else { return whole }
+    private func declaredPrefix(of packetBytes: ByteReader, headerLength: Int, in packet: inout DecodedPacket) -> ByteReader {
+        var probe = packetBytes
+        guard (try? probe.skip(headerLength - 1)) != nil, let declared = try? probe.readUInt8() else { return packetBytes }
         let end = headerLength + Int(declared)
-        var whole = whole
+        var whole = packetBytes
         guard whole.remaining > end, let declaredPart = try? whole.slice(byteCount: end) else { return whole }
         packet.issues.append(PacketIssue(.malformed, layer: .hci,
             "\(packet.record.payloadCount - end) byte(s) after the \(end)-byte packet its length field declares"))
