@@ -23,13 +23,15 @@ public struct ATTPDU: Sendable, Equatable {
     /// keep their bytes raw. When this throws, `peekOpcode` still names the PDU.
     public init(parsing reader: inout ByteReader) throws(DecodeError) {
         opcode = ATTOpcode(rawValue: try reader.readUInt8("ATT opcode"))
-        var rest = reader.sliceRemaining(layer: .att)
+        // The parameters are the rest of `reader`, read in place (a slice of it cost a
+        // reference count per PDU).
+        reader.layer = .att
         guard let rule = opcode.parameterLength else {
-            parameters = .unknown(rawParameters: rest.readRemainingBytes())
+            parameters = .unknown(rawParameters: reader.readRemainingBytes())
             return
         }
-        if !rule.accepts(rest.remaining) { try rule.check(rest, structure: opcode.name) }
-        parameters = try ATTParameters(parsing: &rest, opcode: opcode)
+        if !rule.accepts(reader.remaining) { try rule.check(reader, structure: opcode.name) }
+        parameters = try ATTParameters(parsing: &reader, opcode: opcode)
     }
 
     /// The opcode of the PDU `reader` starts with, without decoding it: lets the pipeline count a
