@@ -40,7 +40,7 @@ struct DecodedFields: Sendable, Equatable {
             return
         }
         var plaintext: [UInt8]?
-        if keepsPlaintext || plan.checksum?.overPlaintext == true || key.variesPerByte {
+        if keepsPlaintext || plan.checksumOverPlaintext || key.variesPerByte {
             do throws(ExpressionError) {
                 plaintext = try Self.xor(payload, key)
             } catch {

@@ -23,6 +23,11 @@ public final class FramePlan: Sendable {
     let statusSuccess: Set<Int>
     let statusCommands: Set<Int>?
     let checksum: ChecksumSpec?
+    /// `checksum` for `verifyChecksum` to read in place, and whether it covers the plaintext:
+    /// unwrapped or chained per frame, the optional spec was copied out (with its table).
+    private let checksumRule: ChecksumSpec
+    private let hasChecksum: Bool
+    let checksumOverPlaintext: Bool
     let obfuscation: Obfuscation?
     /// Whether the XOR key expression reads `index`; when not, it is evaluated once per frame.
     let keyPerByte: Bool
@@ -43,13 +48,12 @@ public final class FramePlan: Sendable {
     let responseNameDependsOnCodeOnly: Bool
 
     /// The checksum verdict of a frame (`ChecksumSpec.verify`): nil when the profile has no
-    /// checksum, `.some(nil)` when the frame cannot hold it. The spec is unwrapped once: each
-    /// optional chain on it copied it out and back (1.2 % of a run's instructions, callgrind).
-    /// `plaintext` is needed (non-nil) only for a checksum over the plaintext.
+    /// checksum, `.some(nil)` when the frame cannot hold it. `plaintext` is needed (non-nil)
+    /// only for a checksum over the plaintext.
     func verifyChecksum(sent raw: [UInt8], plaintext: [UInt8]?, payloadEnd: Int) -> (stored: UInt64, computed: UInt64)?? {
-        guard let checksum else { return nil }
-        guard checksum.overPlaintext, let plaintext else { return .some(checksum.verify(sent: raw, covered: raw)) }
-        return .some(checksum.verify(sent: raw, covered: Array(raw.prefix(framing.payloadOffset)) + plaintext + raw.suffix(from: payloadEnd)))
+        guard hasChecksum else { return nil }
+        guard checksumOverPlaintext, let plaintext else { return .some(checksumRule.verify(sent: raw, covered: raw)) }
+        return .some(checksumRule.verify(sent: raw, covered: Array(raw.prefix(framing.payloadOffset)) + plaintext + raw.suffix(from: payloadEnd)))
     }
 
     public init(_ profile: Profile) {
@@ -71,6 +75,9 @@ public final class FramePlan: Sendable {
         statusSuccess = status?.success ?? []
         statusCommands = status?.commands
         checksum = profile.checksum
+        checksumRule = profile.checksum ?? ChecksumSpec(algorithm: .sum8, at: 0, bigEndian: false, from: 0, to: 0)
+        hasChecksum = profile.checksum != nil
+        checksumOverPlaintext = profile.checksum?.overPlaintext ?? false
         obfuscation = profile.obfuscation
         if case .xorExpression(let expression) = profile.obfuscation {
             keyPerByte = expression.variables.contains(.index)
