@@ -16,8 +16,6 @@ public struct Analysis {
     public var vendorFrames: [VendorFrame] = []
     /// Per connection, direction and characteristic: what `verify` tabulates.
     public var vendorTotals: [VendorTotalsKey: VendorTotals] = [:]
-    /// Per listed frame (`connection#id`): the record and time of its first L2CAP fragment.
-    public var vendorFirstFragments: [String: (record: Int, timeUs: Int64)] = [:]
     /// The names of the profiles that were applied.
     public var profiles: [String] = []
 
@@ -46,8 +44,6 @@ public struct Analysis {
         analysis.vendorFrames = vendor.frames.enumerated()
             .sorted { ($0.element.firstTimeUs, $0.offset) < ($1.element.firstTimeUs, $1.offset) }.map(\.element)
         analysis.vendorTotals = vendor.totals
-        let listed = Set(analysis.vendorFrames.map { "\($0.connection)#\($0.id)" })
-        analysis.vendorFirstFragments = vendor.firstFragments.filter { listed.contains($0.key) }
         analysis.vendorCommands = vendor.commands
         analysis.profiles = profiles.map(\.name)
         if vendor.listingCapped {

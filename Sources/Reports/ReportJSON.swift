@@ -65,9 +65,8 @@ public enum ReportJSON {
         w.value(.list(analysis.profiles.map { .string($0) }))
         w.key("vendorFrames")
         w.beginArray()
-        let firstFragments = analysis.vendorFirstFragments
         ParallelJSON.writeElements(analysis.vendorFrames, into: &w, parallel: parallel, afterEach: flushIfFull) { frame, w in
-            vendorFrame(frame, firstFragment: firstFragments["\(frame.connection)#\(frame.id)"], into: &w)
+            vendorFrame(frame, into: &w)
         }
         w.endArray()
         w.key("failures")
@@ -379,7 +378,7 @@ public enum ReportJSON {
         w.endObject()
     }
 
-    static func vendorFrame(_ f: VendorFrame, firstFragment: (record: Int, timeUs: Int64)?, into w: inout JSONWriter) {
+    static func vendorFrame(_ f: VendorFrame, into w: inout JSONWriter) {
         w.beginObject()
         w.field("id", f.id)
         w.field("connection", f.connection)
@@ -389,9 +388,8 @@ public enum ReportJSON {
         w.field("firstTimeUs", f.firstTimeUs)
         w.field("lastTimeUs", f.lastTimeUs)
         w.field("firstRecord", f.firstRecord)
-        // The first record carrying any of the frame's bytes (its first L2CAP fragment).
-        w.field("firstFragmentRecord", firstFragment?.record ?? f.firstRecord)
-        w.field("firstFragmentTimeUs", firstFragment?.timeUs ?? f.firstTimeUs)
+        w.field("firstFragmentRecord", f.firstFragmentRecord)
+        w.field("firstFragmentTimeUs", f.firstFragmentTimeUs)
         w.field("lastRecord", f.lastRecord)
         w.field("fragments", f.fragments)
         w.key("raw")

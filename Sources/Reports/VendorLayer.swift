@@ -16,41 +16,30 @@ public struct VendorLayer {
     /// The frame plan of each profile (same indices), shared by its sessions.
     private let plans: [FramePlan]
     let listing: Listing
-    /// A decoded connection: its session, its frame totals per stream, and, per value record
-    /// (ascending), the record and time of its first L2CAP fragment, kept until the frame that
-    /// starts there is out.
+    /// A decoded connection: its session and its frame totals per stream.
     private struct Link {
         /// The connection's number (`ATTValueEvent.connectionNumber`).
         let number: Int
         var session: VendorSession
         var totals: [(direction: VendorDirection, handle: UInt16, totals: VendorTotals)] = []
-        var fragmentStarts: [(valueRecord: Int, record: Int, timeUs: Int64)] = []
 
         init(number: Int, session: VendorSession) {
             self.number = number
             self.session = session
         }
 
-        /// Hands one ATT value to the session, remembering where its first fragment was.
+        /// Hands one ATT value to the session.
         mutating func take(_ value: ATTValueEvent, keepsPlaintext: Bool, into events: inout [VendorEvent]) {
             session.updateMTU(value.mtu)
             session.keepsPlaintext = keepsPlaintext
-            fragmentStarts.append((value.record, value.firstFragmentRecord, value.firstFragmentUs))
             session.value(direction: value.hostToDevice ? .hostToDevice : .deviceToHost, attOpcode: value.opcode.rawValue,
                           handle: value.handle, uuid: value.uuid, bytes: value.value, timeUs: value.timeUs,
-                          record: value.record, into: &events)
+                          record: value.record, firstFragment: (value.firstFragmentRecord, value.firstFragmentUs),
+                          into: &events)
         }
 
-        /// Counts the frame and returns the first fragment of its first value; drops the starts
-        /// of the values up to its last one.
-        mutating func account(for frame: VendorFrame) -> (record: Int, timeUs: Int64)? {
-            count(frame)
-            let start = fragmentStarts.first { $0.valueRecord == frame.firstRecord }.map { ($0.record, $0.timeUs) }
-            fragmentStarts.removeFirstFew(fragmentStarts.prefix { $0.valueRecord <= frame.lastRecord }.count)
-            return start
-        }
-
-        private mutating func count(_ frame: VendorFrame) {
+        /// Counts the frame in the totals of its stream.
+        mutating func count(_ frame: VendorFrame) {
             let index = totals.firstIndex { $0.direction == frame.direction && $0.handle == frame.handle } ?? {
                 totals.append((frame.direction, frame.handle, VendorTotals()))
                 return totals.count - 1
@@ -71,8 +60,6 @@ public struct VendorLayer {
     /// The devices of the open connections, by connection number (`SessionEvent.device`).
     private var connectionDevices: [Int: ConnectionDevice] = [:]
     private var devices: [String: String] = [:]
-    /// Per listed frame (connection, id): its first fragment's record and time.
-    public private(set) var firstFragments: [String: (record: Int, timeUs: Int64)] = [:]
     public private(set) var frames: [VendorFrame] = []
     public private(set) var totals: [VendorTotalsKey: VendorTotals] = [:]
     public private(set) var failures: [Failure] = []
@@ -201,7 +188,7 @@ public struct VendorLayer {
     private mutating func absorb(_ event: consuming VendorEvent, link index: Int) {
         switch consume event {
         case .frame(var frame):
-            let start = links[index].account(for: frame)
+            links[index].count(frame)
             let failed = frame.outcome != .ok
             let listed: Bool
             switch listing {
@@ -216,8 +203,6 @@ public struct VendorLayer {
             if listed {
                 if frame.plaintext == nil { frame.plaintext = links[index].session.plaintext(of: frame) }
                 frames.append(frame)
-                // Only listed frames are looked up: the others' starts would grow with the capture.
-                if let start { firstFragments["\(frame.connection)#\(frame.id)"] = start }
             }
             if keepsCommands, frame.direction == .hostToDevice || frame.outcome == .unsolicited || frame.outcome == .crcMismatch
                 || frame.outcome == .malformed {

@@ -17,6 +17,9 @@ struct FrameAssembler: Sendable {
         var lastRecord: Int
         var fragments: Int
         var attOpcode: UInt8
+        /// Where the first value's bytes started to arrive: its first L2CAP fragment.
+        var firstFragmentRecord: Int
+        var firstFragmentUs: Int64
     }
 
     enum Output: Sendable, Equatable {
@@ -25,7 +28,8 @@ struct FrameAssembler: Sendable {
 
         /// An output that owns nothing, holding the place of one moved out of a list (`Array.drain`).
         static var filler: Output {
-            .frame(Cut(bytes: [], firstTimeUs: 0, lastTimeUs: 0, firstRecord: 0, lastRecord: 0, fragments: 0, attOpcode: 0))
+            .frame(Cut(bytes: [], firstTimeUs: 0, lastTimeUs: 0, firstRecord: 0, lastRecord: 0, fragments: 0, attOpcode: 0,
+                       firstFragmentRecord: 0, firstFragmentUs: 0))
         }
     }
 
@@ -34,6 +38,8 @@ struct FrameAssembler: Sendable {
         var timeUs: Int64
         var record: Int
         var attOpcode: UInt8
+        var firstFragmentRecord: Int
+        var firstFragmentUs: Int64
     }
 
     let framing: Framing
@@ -57,8 +63,9 @@ struct FrameAssembler: Sendable {
     }
 
     /// Adds one ATT value, appending what it completes to `out`; `fragmentLimit` is ATT_MTU − 3.
-    mutating func feed(_ value: [UInt8], timeUs: Int64, record: Int, attOpcode: UInt8, fragmentLimit: Int,
-                       into out: inout [Output]) {
+    /// `firstFragment` is the record and time of the value's first L2CAP fragment.
+    mutating func feed(_ value: [UInt8], timeUs: Int64, record: Int, attOpcode: UInt8,
+                       firstFragment: (record: Int, timeUs: Int64), fragmentLimit: Int, into out: inout [Output]) {
         let sync = framing.sync
         if !buffer.isEmpty, lastFragmentShort, !sync.isEmpty, value.starts(with: sync), framing.length != .none {
             out.append(.garbage(take(buffer.count),
@@ -70,11 +77,13 @@ struct FrameAssembler: Sendable {
         // The common case, a value that is one whole frame: passed on as it is, without buffering.
         if buffer.isEmpty, value.starts(with: sync), case .frame(let total) = measure(value, short: short), total == value.count {
             out.append(.frame(Cut(bytes: value, firstTimeUs: timeUs, lastTimeUs: timeUs, firstRecord: record,
-                                  lastRecord: record, fragments: 1, attOpcode: attOpcode)))
+                                  lastRecord: record, fragments: 1, attOpcode: attOpcode,
+                                  firstFragmentRecord: firstFragment.record, firstFragmentUs: firstFragment.timeUs)))
             return
         }
         buffer += value
-        pieces.append(Piece(remaining: value.count, timeUs: timeUs, record: record, attOpcode: attOpcode))
+        pieces.append(Piece(remaining: value.count, timeUs: timeUs, record: record, attOpcode: attOpcode,
+                            firstFragmentRecord: firstFragment.record, firstFragmentUs: firstFragment.timeUs))
         cutting: while !buffer.isEmpty {
             if !sync.isEmpty {
                 if let skip = syncOffset() {
@@ -161,13 +170,15 @@ struct FrameAssembler: Sendable {
         let bytes = Array(buffer.prefix(count))
         buffer.removeFirst(min(count, buffer.count))
         var cut = Cut(bytes: bytes, firstTimeUs: 0, lastTimeUs: 0, firstRecord: 0, lastRecord: 0, fragments: 0,
-                      attOpcode: pieces.first?.attOpcode ?? 0)
+                      attOpcode: pieces.first?.attOpcode ?? 0, firstFragmentRecord: 0, firstFragmentUs: 0)
         var needed = count
         while needed > 0, var piece = pieces.first {
             if cut.fragments == 0 {
                 cut.firstTimeUs = piece.timeUs
                 cut.firstRecord = piece.record
                 cut.attOpcode = piece.attOpcode
+                cut.firstFragmentRecord = piece.firstFragmentRecord
+                cut.firstFragmentUs = piece.firstFragmentUs
             }
             cut.fragments += 1
             cut.lastTimeUs = piece.timeUs

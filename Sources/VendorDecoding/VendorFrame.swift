@@ -25,6 +25,10 @@ public struct VendorFrame: Sendable, Equatable {
     public var lastTimeUs: Int64
     public var firstRecord: Int
     public var lastRecord: Int
+    /// The first record carrying any of its bytes (its first value's first L2CAP fragment),
+    /// and its time: earlier than `firstRecord` when that value came in several ACL packets.
+    public var firstFragmentRecord: Int
+    public var firstFragmentTimeUs: Int64
     public var fragments: Int
     /// The bytes as sent (for a malformed run: the bytes that could not be framed).
     public var raw: [UInt8]
@@ -47,9 +51,9 @@ public struct VendorFrame: Sendable, Equatable {
     /// A frame that owns nothing, holding the place of one moved out of a list (`Array.drain`).
     static var filler: VendorFrame {
         VendorFrame(id: 0, connection: "", direction: .hostToDevice, attOpcode: 0, handle: 0, firstTimeUs: 0, lastTimeUs: 0,
-                    firstRecord: 0, lastRecord: 0, fragments: 0, raw: [], plaintext: nil, checksumOK: nil, command: nil,
-                    commandName: nil, sequence: nil, status: nil, statusOK: nil, outcome: .ok, matchedFrame: nil,
-                    latencyUs: nil, problem: nil)
+                    firstRecord: 0, lastRecord: 0, firstFragmentRecord: 0, firstFragmentTimeUs: 0, fragments: 0, raw: [],
+                    plaintext: nil, checksumOK: nil, command: nil, commandName: nil, sequence: nil, status: nil,
+                    statusOK: nil, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: nil)
     }
 }
 

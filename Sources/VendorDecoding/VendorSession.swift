@@ -105,18 +105,21 @@ public struct VendorSession: Sendable {
     }
 
     /// One ATT value (Write Request/Command, Notification, Indication); values on other
-    /// characteristics are ignored.
+    /// characteristics are ignored. `firstFragment` is the record and time of the value's first
+    /// L2CAP fragment, when it came in several ACL packets.
     public mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
-                               bytes: [UInt8], timeUs: Int64, record: Int) -> [VendorEvent] {
+                               bytes: [UInt8], timeUs: Int64, record: Int,
+                               firstFragment: (record: Int, timeUs: Int64)? = nil) -> [VendorEvent] {
         var events: [VendorEvent] = []
         value(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid, bytes: bytes, timeUs: timeUs,
-              record: record, into: &events)
+              record: record, firstFragment: firstFragment, into: &events)
         return events
     }
 
     /// `value(…)`, appending the events to `events` (a buffer the caller reuses).
     public mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
-                               bytes: [UInt8], timeUs: Int64, record: Int, into events: inout [VendorEvent]) {
+                               bytes: [UInt8], timeUs: Int64, record: Int, firstFragment: (record: Int, timeUs: Int64)? = nil,
+                               into events: inout [VendorEvent]) {
         expire(now: timeUs)
         guard routeCarriesFrames(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid) else {
             return flush(into: &events)
@@ -128,7 +131,8 @@ public struct VendorSession: Sendable {
         }()
         // In place: a copy taken out of the array would copy the assembler's buffer on write.
         assemblers[index].assembler.feed(bytes, timeUs: timeUs, record: record, attOpcode: attOpcode,
-                                         fragmentLimit: max(mtu - 3, 1), into: &outputs)
+                                         firstFragment: firstFragment ?? (record, timeUs), fragmentLimit: max(mtu - 3, 1),
+                                         into: &outputs)
         // Moved out of a list of our own (`accept` changes `self`, so `outputs` cannot be lent).
         var completed: [FrameAssembler.Output] = []
         swap(&completed, &outputs)
@@ -211,7 +215,8 @@ public struct VendorSession: Sendable {
         heldFrames.append(VendorFrame(
             id: nextID, connection: connection, direction: direction, attOpcode: cut.attOpcode, handle: handle,
             firstTimeUs: cut.firstTimeUs, lastTimeUs: cut.lastTimeUs, firstRecord: cut.firstRecord,
-            lastRecord: cut.lastRecord, fragments: cut.fragments, raw: cut.bytes,
+            lastRecord: cut.lastRecord, firstFragmentRecord: cut.firstFragmentRecord,
+            firstFragmentTimeUs: cut.firstFragmentUs, fragments: cut.fragments, raw: cut.bytes,
             plaintext: problem == nil ? decoded.plaintext : nil, checksumOK: decoded.checksumOK,
             command: decoded.command, commandName: name, sequence: decoded.sequence, status: decoded.status,
             statusOK: decoded.statusOK, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: problem))
