@@ -46,11 +46,34 @@ struct AssemblerTests {
         #expect(second.firstRecord == Self.getInfo.count + 1 && second.lastRecord == Self.getInfo.count + Self.setTime.count)
     }
 
+    /// A frame's first fragment is that of the value its first byte came in: a whole frame's,
+    /// a frame split over two values (the first one's), and a frame starting inside a value.
+    @Test func framesKeepTheFirstFragmentOfTheirFirstValue() {
+        var assembler = FrameAssembler(framing: Self.framing)
+        let stream = Self.getInfo + Self.setTime
+        var out = assembler.feed(Self.getInfo, timeUs: 100, record: 4, attOpcode: 0x1B, firstFragment: (2, 90),
+                                 fragmentLimit: 20)
+        out += assembler.feed(Array(stream[7..<9]), timeUs: 200, record: 7, attOpcode: 0x1B, firstFragment: (5, 180),
+                              fragmentLimit: 2)
+        out += assembler.feed(Array(stream[9...]), timeUs: 300, record: 9, attOpcode: 0x1B, firstFragment: (8, 290),
+                              fragmentLimit: 20)
+        let cuts = out.compactMap { if case .frame(let c) = $0 { c } else { nil } }
+        #expect(cuts.map(\.firstFragmentRecord) == [2, 5] && cuts.map(\.firstFragmentUs) == [90, 180])
+        #expect(cuts.map(\.firstRecord) == [4, 7] && cuts.map(\.lastRecord) == [4, 9])
+
+        var inside = FrameAssembler(framing: Self.framing)
+        let both = inside.feed(Array(stream[3...]), timeUs: 50, record: 12, attOpcode: 0x1B, firstFragment: (11, 40),
+                               fragmentLimit: 20)
+        guard case .frame(let second)? = both.last else { Issue.record("no frame"); return }
+        #expect(second.bytes == Self.setTime && second.firstFragmentRecord == 11 && second.firstFragmentUs == 40)
+    }
+
     @Test func garbageBeforeSyncIsReportedThenResynchronised() {
         let out = Self.feed([[0x01, 0x02, 0x03] + Self.getInfo])
         #expect(out.count == 2)
         #expect(out.first == .garbage(FrameAssembler.Cut(bytes: [1, 2, 3], firstTimeUs: 0, lastTimeUs: 0, firstRecord: 1,
-                                                         lastRecord: 1, fragments: 1, attOpcode: 0x1B),
+                                                         lastRecord: 1, fragments: 1, attOpcode: 0x1B,
+                                                         firstFragmentRecord: 1, firstFragmentUs: 0),
                                       reason: "3 byte(s) before the sync bytes"))
         #expect(Self.frames(out) == [Self.getInfo])
     }
@@ -92,10 +115,12 @@ struct AssemblerTests {
 }
 
 extension FrameAssembler {
-    /// `feed(…into:)`, returning the outputs.
-    mutating func feed(_ value: [UInt8], timeUs: Int64, record: Int, attOpcode: UInt8, fragmentLimit: Int) -> [Output] {
+    /// `feed(…into:)`, returning the outputs; a value's first fragment is its own record unless given.
+    mutating func feed(_ value: [UInt8], timeUs: Int64, record: Int, attOpcode: UInt8,
+                       firstFragment: (record: Int, timeUs: Int64)? = nil, fragmentLimit: Int) -> [Output] {
         var out: [Output] = []
-        feed(value, timeUs: timeUs, record: record, attOpcode: attOpcode, fragmentLimit: fragmentLimit, into: &out)
+        feed(value, timeUs: timeUs, record: record, attOpcode: attOpcode, firstFragment: firstFragment ?? (record, timeUs),
+             fragmentLimit: fragmentLimit, into: &out)
         return out
     }
 }

@@ -52,6 +52,21 @@ struct SessionTests {
         #expect(f.failures.isEmpty)
     }
 
+    /// A frame says where its bytes started to arrive: the first L2CAP fragment of its first
+    /// value when the caller gives it, else that value's own record.
+    @Test func framesCarryTheirFirstFragment() {
+        var f = Feeder()
+        f.command(0x10, seq: 0x5A, [1, 2, 3, 4, 5, 6], at: 1000)
+        f.record += 1
+        f.events += f.session.value(direction: .deviceToHost, attOpcode: 0x1B, handle: Self.notify,
+                                    uuid: BluetoothUUID(uint16: 0xFFE2),
+                                    bytes: DemoLockFrame.encode(command: 0x90, sequence: 0x5A, plaintext: [0]),
+                                    timeUs: 1_040_000, record: 9, firstFragment: (record: 7, timeUs: 1_030_000))
+        #expect(f.frames.map(\.firstFragmentRecord) == [1, 7])
+        #expect(f.frames.map(\.firstFragmentTimeUs) == [1_000_000, 1_030_000])
+        #expect(f.frames.map(\.firstRecord) == [1, 9])
+    }
+
     /// Frames decoded without their plaintext have the same outcomes; `plaintext(of:)` gives it back.
     @Test func framesWithoutPlaintextGetItBack() {
         func exchange(keepsPlaintext: Bool) -> Feeder {
