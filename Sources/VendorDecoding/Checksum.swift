@@ -102,14 +102,18 @@ public struct ChecksumSpec: Sendable, Equatable {
     func verify(sent: [UInt8], covered: [UInt8]) -> (stored: UInt64, computed: UInt64)? {
         guard let position = position(frameLength: sent.count),
               let range = coveredRange(frameLength: covered.count),
-              let stored = ByteReader.unsigned(in: sent, at: position, size: size, bigEndian: bigEndian),
-              let bytes = FrameBytes.slice(covered, range) else { return nil }
-        let computed = bytes.isEmpty ? (emptyValue ?? compute(bytes)) : compute(bytes)
+              let stored = ByteReader.unsigned(in: sent, at: position, size: size, bigEndian: bigEndian) else { return nil }
+        // `coveredRange` keeps the range inside `covered`: its bytes are read in place (a slice
+        // of the array cost a reference count and a checked iteration per frame).
+        let computed = covered.withUnsafeBufferPointer { all in
+            let bytes = UnsafeBufferPointer(rebasing: all[range])
+            return bytes.isEmpty ? (emptyValue ?? compute(bytes)) : compute(bytes)
+        }
         return (stored, computed)
     }
 
     /// The check value of `bytes`: through the table when there is one, else by definition.
-    func compute(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    func compute(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         if let crcTable { return crcTable.crc(bytes, register: crcStart) ^ crcXorOut }
         return algorithm.compute(bytes)
     }
