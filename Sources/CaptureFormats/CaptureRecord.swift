@@ -103,6 +103,20 @@ public struct CaptureRecord: Sendable, Equatable {
         self.adapter = adapter
     }
 
+    /// A record whose payload is `payloadRange` of `storage` (which must lie inside it).
+    init(index: Int, timestampUs: Int64, direction: Direction, kind: RecordKind, storage: [UInt8],
+         payloadRange: Range<Int>, originalLength: Int, fileOffset: Int) {
+        self.index = index
+        self.timestampUs = Timestamp.clamped(timestampUs)
+        self.direction = direction
+        self.kind = kind
+        self.storage = storage
+        self.payloadRange = payloadRange
+        self.originalLength = originalLength
+        self.fileOffset = fileOffset
+        adapter = nil
+    }
+
     /// The packet bytes after the container's own type byte or pseudo-header fields that the
     /// reader consumed (an HCI packet for HCI kinds). A copy when the record shares a buffer:
     /// decoders read `payloadReader` instead.
@@ -112,6 +126,11 @@ public struct CaptureRecord: Sendable, Equatable {
             storage = newValue
             payloadRange = newValue.indices
         }
+    }
+
+    /// Gives the payload an array of its own, when it shares a buffer.
+    mutating func copyPayloadOut() {
+        if payloadRange != storage.indices { payload = Array(storage[payloadRange]) }
     }
 
     /// Moves the payload to `range` of `storage` (which must hold the same bytes there: a reader

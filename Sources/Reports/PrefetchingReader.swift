@@ -24,11 +24,15 @@ final class PrefetchingReader: RecordReader, @unchecked Sendable {
         // global pool is (its width is the core count, and a blocked worker would wait for it).
         DispatchQueue(label: "bledecode.reading").async { [self] in
             // Records read for the next packed batch, in memory of their own: they move out of it.
+            // A reader that makes its own batches hands them over as they are.
+            let batching = (self.reader as? any RecordBatchReader).flatMap { $0.makesBatches ? $0 : nil }
             let read = UnsafeMutablePointer<CaptureRecord>.allocate(capacity: recordsPerBatch)
             defer { read.deallocate() }
             while true {
                 let batch: [CaptureRecord]
-                if packs {
+                if let batching {
+                    batch = batching.nextBatch(upTo: recordsPerBatch)
+                } else if packs {
                     var count = 0
                     while count < recordsPerBatch, let record = self.reader.next() {
                         (read + count).initialize(to: record)

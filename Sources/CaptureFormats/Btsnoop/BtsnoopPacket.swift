@@ -31,12 +31,16 @@ struct BtsnoopPacket {
             payload = try MonitorPayload(parsing: &reader, opcode: opcode).bytes
             adapter = UInt16(truncatingIfNeeded: flags >> 16)
         default:
-            let commandOrEvent = flags & 0x2 != 0
-            kind = commandOrEvent ? (received ? .hciEvent : .hciCommand) : .aclData
+            kind = Self.h1Kind(flags: flags)
             direction = received ? .received : .sent
             payload = reader.sliceRemaining()
         }
         consumedHeaderBytes = recordBytes - payload.remaining
+    }
+
+    /// What a datalink 1001 (H1) record holds, from its flags.
+    static func h1Kind(flags: UInt32) -> RecordKind {
+        flags & 0x2 != 0 ? (flags & 0x1 != 0 ? .hciEvent : .hciCommand) : .aclData
     }
 
     /// The capture record of this packet, sharing the record's bytes.
