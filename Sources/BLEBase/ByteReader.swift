@@ -93,7 +93,10 @@ public struct ByteReader: Sendable {
         try load(UInt32.self, bigEndian: false, field: field)
     }
 
-    @inlinable
+    /// Always inlined, as `readUInt64BE`: container headers read them on every record (btsnoop's
+    /// five fields were a call each). The little-endian reads are left to the optimizer: forced
+    /// inline, they grew the decoding thread's functions and its instructions (callgrind).
+    @inlinable @inline(__always)
     public mutating func readUInt32BE(_ field: StaticString = "u32") throws(DecodeError) -> UInt32 {
         try load(UInt32.self, bigEndian: true, field: field)
     }
@@ -103,7 +106,7 @@ public struct ByteReader: Sendable {
         try load(UInt64.self, bigEndian: false, field: field)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readUInt64BE(_ field: StaticString = "u64") throws(DecodeError) -> UInt64 {
         try load(UInt64.self, bigEndian: true, field: field)
     }
