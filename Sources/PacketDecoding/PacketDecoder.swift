@@ -223,14 +223,19 @@ public struct PacketDecoder: Sendable {
 
     /// Decodes an L2CAP payload by its channel (Vol 3 Part A §2.1 fixed channels).
     static func content(of frame: L2CAPFrame) -> L2CAPContent {
-        var reader = frame.body
+        content(channel: frame.channelID, body: frame.body)
+    }
+
+    /// `content(of:)` from the frame's parts (given the frame, it copied the whole of it).
+    private static func content(channel: ChannelID, body: ByteReader) -> L2CAPContent {
+        var reader = body
         reader.layer = .att
-        switch frame.channelID {
+        switch channel {
         case .attribute:
             do throws(DecodeError) {
                 return .att(try ATTPDU(parsing: &reader))
             } catch {
-                return .malformedATT(opcode: ATTPDU.peekOpcode(frame.body), error: error)
+                return .malformedATT(opcode: ATTPDU.peekOpcode(body), error: error)
             }
         case .securityManager, .brEdrSecurityManager:
             reader.layer = .smp
