@@ -63,9 +63,13 @@ public struct PacketDecoder: Sendable {
             packet.hci = .event(event)
         case .aclData:
             let acl = try ACLDataPacket(parsing: &reader, allowTruncated: true)
-            let (handle, isStart, fragment) = (acl.connectionHandle, acl.packetBoundary.isStart, acl.payload)
-            // Stored first, so that it moves into the packet (after the reassembly it was copied).
+            let handle = acl.connectionHandle, isStart = acl.packetBoundary.isStart
+            // Stored first, so that it moves into the packet (after the reassembly it was copied);
+            // its payload, all the record's bytes after the header, is read from the record
+            // (taken from the packet, the whole packet was copied and destroyed).
             packet.hci = .acl(acl)
+            var fragment = packet.record.payloadReader(layer: .acl)
+            try fragment.skip(ACLDataPacket.headerLength)
             reassemble(handle: handle, isStart: isStart, fragment: fragment, in: &packet)
         case .scoData:
             packet.hci = .sco(try SCODataPacket(parsing: &reader))
