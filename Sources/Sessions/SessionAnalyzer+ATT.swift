@@ -38,6 +38,8 @@ extension SessionAnalyzer {
         let now = record.timestampUs
         conn.connection.lastActivityUs = now
         let opcode = att.opcode
+        // Worked out once from the parameters (each read switches over them).
+        let handle = att.handle
 
         switch opcode.kind {
         case .request, .indication:
@@ -47,7 +49,7 @@ extension SessionAnalyzer {
                         now: now, why: "a new request was sent before it was answered")
             }
             // Its attribute is described when it resolves (discovery may name the handle meanwhile).
-            let transaction = ATTTransaction(opcode: opcode, handle: att.handle, attribute: nil, direction: direction,
+            let transaction = ATTTransaction(opcode: opcode, handle: handle, attribute: nil, direction: direction,
                                              requestUs: now, requestRecord: record.index, responseUs: nil,
                                              responseRecord: nil, responseOpcode: nil, outcome: .noResponse,
                                              errorCode: nil, value: att.value)
@@ -65,23 +67,23 @@ extension SessionAnalyzer {
                 answer(pending, with: att, in: conn, record: record)
             }
         case .command, .notification:
-            if let handle = att.handle {
+            if let handle {
                 conn.countValue(opcode: opcode.rawValue, handle: handle)
             }
             if opcode == .writeCommand || opcode == .signedWriteCommand {
-                var transaction = ATTTransaction(opcode: opcode, handle: att.handle, attribute: nil, direction: direction,
+                var transaction = ATTTransaction(opcode: opcode, handle: handle, attribute: nil, direction: direction,
                                                  requestUs: now, requestRecord: record.index, responseUs: nil,
                                                  responseRecord: nil, responseOpcode: nil, outcome: .noResponseExpected,
                                                  errorCode: nil, value: att.value)
                 // Described only when listed: every listing shows it, nothing else does.
-                if options.transactions == .all { transaction.attribute = att.handle.map { describe($0, slot: conn.slot) } }
+                if options.transactions == .all { transaction.attribute = handle.map { describe($0, slot: conn.slot) } }
                 store(transaction, in: conn)
             }
         case nil:
             break
         }
 
-        if Self.carriesValue(opcode), let handle = att.handle, let value = att.value {
+        if Self.carriesValue(opcode), let handle, let value = att.value {
             sendDevice(of: conn, events: &events)
             events.append(.attValue(ATTValueEvent(
                 connectionNumber: conn.number,
