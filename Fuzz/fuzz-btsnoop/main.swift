@@ -4,13 +4,22 @@ import FuzzSupport
 FuzzInput.run(fuzzBtsnoop)
 
 /// The btsnoop reader: the input after the btsnoop magic (prepended when missing, so mutations
-/// explore the header and records rather than format detection).
+/// explore the header and records rather than format detection). Read twice, record by record
+/// and in batches (`nextBatch`, of 1 to 7 records), which must give the same records and
+/// diagnostics.
 func fuzzBtsnoop(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let magic = Array("btsnoop".utf8) + [0]
     var bytes = FuzzInput.bytes(start, count)
     if !bytes.starts(with: magic) { bytes = magic + bytes }
     FuzzInput.withFile(bytes) { path in
-        if let reader = try? CaptureFile.open(path) { FuzzInput.drain(reader) }
+        guard let reader = try? CaptureFile.open(path) else { return }
+        let records = FuzzInput.drain(reader)
+        guard let batches = try? CaptureFile.open(path) as? any RecordBatchReader else { return }
+        var batched: [CaptureRecord] = []
+        while case let batch = batches.nextBatch(upTo: 1 + count % 7), !batch.isEmpty { batched += batch.reversed() }
+        precondition(batched == records, "nextBatch read other records than next()")
+        precondition(batches.diagnostics.map(\.message) == reader.diagnostics.map(\.message),
+                     "nextBatch reported other diagnostics than next()")
     }
     return 0
 }
