@@ -64,9 +64,10 @@ public struct PacketDecoder: Sendable {
         case .aclData:
             let acl = try ACLDataPacket(parsing: &reader, allowTruncated: true)
             let handle = acl.connectionHandle, isStart = acl.packetBoundary.isStart
-            // Stored first, so that it moves into the packet (after the reassembly it was copied);
-            // its payload, all the record's bytes after the header, is read from the record
-            // (taken from the packet, the whole packet was copied and destroyed).
+            // Stored first, so that it moves into the packet (after the reassembly it was copied;
+            // before the fragment below is made, too). Its payload, every byte of the record after
+            // the header, is read from the record: taken from the packet, the whole packet was
+            // copied and destroyed. (The skip cannot throw: the parse read the header.)
             packet.hci = .acl(acl)
             var fragment = packet.record.payloadReader(layer: .acl)
             try fragment.skip(ACLDataPacket.headerLength)
