@@ -52,7 +52,7 @@ struct DecodedFields: Sendable, Equatable {
             if let (stored, computed) = verified {
                 checksumOK = stored == computed
             } else {
-                problem = "\(raw.count) bytes cannot hold the checksum at \(plan.checksum?.at ?? 0)"
+                problem = "\(raw.count) bytes cannot hold the checksum at \(plan.checksumRule.at)"
                 return
             }
         }

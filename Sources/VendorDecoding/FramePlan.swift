@@ -22,11 +22,11 @@ public final class FramePlan: Sendable {
     let statusSize: Int
     let statusSuccess: Set<Int>
     let statusCommands: Set<Int>?
-    let checksum: ChecksumSpec?
-    /// `checksum` for `verifyChecksum` to read in place, and whether it covers the plaintext:
-    /// unwrapped or chained per frame, the optional spec was copied out (with its table).
-    private let checksumRule: ChecksumSpec
-    private let hasChecksum: Bool
+    /// The profile's checksum rule (a stand-in when it has none, `hasChecksum` false), whether
+    /// there is one and whether it covers the plaintext, all read in place: unwrapped or chained
+    /// per frame, the profile's optional rule was copied out (with its table).
+    let checksumRule: ChecksumSpec
+    let hasChecksum: Bool
     let checksumOverPlaintext: Bool
     let obfuscation: Obfuscation?
     /// Whether the XOR key expression reads `index`; when not, it is evaluated once per frame.
@@ -74,7 +74,6 @@ public final class FramePlan: Sendable {
         statusSize = status?.size ?? 0
         statusSuccess = status?.success ?? []
         statusCommands = status?.commands
-        checksum = profile.checksum
         checksumRule = profile.checksum ?? ChecksumSpec(algorithm: .sum8, at: 0, bigEndian: false, from: 0, to: 0)
         hasChecksum = profile.checksum != nil
         checksumOverPlaintext = profile.checksum?.overPlaintext ?? false
