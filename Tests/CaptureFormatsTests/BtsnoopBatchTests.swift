@@ -85,6 +85,15 @@ import Testing
         }
     }
 
+    /// An H1 record may be empty (only H4 needs a type byte): it comes in its batch like any other.
+    @Test func emptyH1RecordsComeInBatches() throws {
+        var records = Self.records(10, h4: false)
+        records[4] = CaptureRecord(index: 5, timestampUs: Fixtures.t0, direction: .sent, kind: .aclData, payload: [])
+        let sizes = try Self.expectSameReading(CaptureWriter.btsnoop(records, datalink: 1001), batchesOf: 16)
+        #expect(sizes == [10])
+        #expect(try Self.read(CaptureWriter.btsnoop(records, datalink: 1001), batchesOf: 16).records[4].payloadCount == 0)
+    }
+
     /// A record larger than the bytes a batch looks at goes alone, through `next()`.
     @Test func recordsLargerThanTheWindowGoAlone() throws {
         var records = Self.records(40)

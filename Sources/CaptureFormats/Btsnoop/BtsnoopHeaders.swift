@@ -55,6 +55,13 @@ struct BtsnoopRecordHeader: Equatable {
         timestamp = Int64(bitPattern: try reader.readUInt64BE("timestamp"))
     }
 
+    /// False for a length no record has: incl_len > orig_len, above Wireshark's cap, or an H4
+    /// record without its type byte.
+    func hasPossibleLength(datalink: BtsnoopDatalink) -> Bool {
+        includedLength <= originalLength && includedLength <= Self.maximumIncludedLength
+            && !(datalink == .h4 && includedLength == 0)
+    }
+
     /// Microseconds since the Unix epoch (wrapping, so damaged values cannot trap).
     var unixMicroseconds: Int64 { timestamp &- Self.unixEpochOffset }
 }

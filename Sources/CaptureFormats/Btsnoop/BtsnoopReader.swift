@@ -54,11 +54,8 @@ final class BtsnoopReader: RecordBatchReader {
                                      total: BtsnoopRecordHeader.size, header: true)
             return finish()
         }
-        // incl_len > orig_len, above Wireshark's cap, or an H4 record without its type byte:
-        // no record has such a length, and btsnoop has no way to find the next record.
-        guard header.includedLength <= header.originalLength,
-              header.includedLength <= BtsnoopRecordHeader.maximumIncludedLength,
-              !(datalink == .h4 && header.includedLength == 0) else {
+        // No record has an impossible length, and btsnoop has no way to find the next record.
+        guard header.hasPossibleLength(datalink: datalink) else {
             log.add(.error, .impossibleLength, record: number, at: offset,
                     "impossible included length \(header.includedLength)")
             return finish()
@@ -177,10 +174,8 @@ final class BtsnoopReader: RecordBatchReader {
     /// ordinary record (the checks of `next()`).
     private func span(in window: inout ByteReader) -> Span? {
         let headerAt = window.position
-        guard let header = try? BtsnoopRecordHeader(parsing: &window),
-              header.includedLength <= header.originalLength,
-              header.includedLength <= BtsnoopRecordHeader.maximumIncludedLength,
-              header.includedLength > 0, window.remaining >= Int(header.includedLength) else { return nil }
+        guard let header = try? BtsnoopRecordHeader(parsing: &window), header.hasPossibleLength(datalink: datalink),
+              window.remaining >= Int(header.includedLength) else { return nil }
         let received = header.flags & 0x1 != 0
         let kind: RecordKind
         var typeBytes = 0
