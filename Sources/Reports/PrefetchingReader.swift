@@ -23,9 +23,9 @@ final class PrefetchingReader: RecordReader, @unchecked Sendable {
         // A queue of its own targets the overcommitting pool: a thread now, however busy the
         // global pool is (its width is the core count, and a blocked worker would wait for it).
         DispatchQueue(label: "bledecode.reading").async { [self] in
-            // Records read for the next packed batch, in memory of their own: they move out of it.
             // A reader that makes its own batches hands them over as they are.
             let batching = (self.reader as? any RecordBatchReader).flatMap { $0.makesBatches ? $0 : nil }
+            // Records read for the next packed batch, in memory of their own: they move out of it.
             let read = UnsafeMutablePointer<CaptureRecord>.allocate(capacity: recordsPerBatch)
             defer { read.deallocate() }
             while true {
