@@ -31,6 +31,19 @@ public enum FuzzInput {
         return records
     }
 
+    /// Reads the capture at `path` twice, record by record and in batches of `batchSize`
+    /// (`nextBatch`), and traps unless both give the same records and diagnostics.
+    public static func expectSameBatches(_ path: String, batchSize: Int) {
+        guard let reader = try? CaptureFile.open(path) else { return }
+        let records = drain(reader)
+        guard let batches = try? CaptureFile.open(path) as? any RecordBatchReader else { return }
+        var batched: [CaptureRecord] = []
+        while case let batch = batches.nextBatch(upTo: batchSize), !batch.isEmpty { batched += batch.reversed() }
+        precondition(batched == records, "nextBatch read other records than next()")
+        precondition(batches.diagnostics.map(\.message) == reader.diagnostics.map(\.message),
+                     "nextBatch reported other diagnostics than next()")
+    }
+
     /// The input's bytes as libFuzzer hands them over.
     public static func bytes(_ start: UnsafePointer<UInt8>?, _ count: Int) -> [UInt8] {
         guard let start, count > 0 else { return [] }

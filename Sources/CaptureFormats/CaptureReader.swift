@@ -51,8 +51,6 @@ extension RecordReader {
 /// of the batch's own: a batch can then go to another thread as it is, and the records cost
 /// none of the per-record work of `next()` in between.
 public protocol RecordBatchReader: RecordReader {
-    /// False when this capture's records do not come in batches (use `next()` alone).
-    var makesBatches: Bool { get }
     /// Up to `count` next records (at least one unless the capture has ended), in a list whose
     /// last element is the first record, so that a consumer takes each with `popLast`. Mixes
     /// freely with `next()`.

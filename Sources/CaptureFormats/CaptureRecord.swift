@@ -105,7 +105,7 @@ public struct CaptureRecord: Sendable, Equatable {
 
     /// A record whose payload is `payloadRange` of `storage` (which must lie inside it).
     init(index: Int, timestampUs: Int64, direction: Direction, kind: RecordKind, storage: [UInt8],
-         payloadRange: Range<Int>, originalLength: Int, fileOffset: Int) {
+         payloadRange: Range<Int>, originalLength: Int, fileOffset: Int, adapter: UInt16? = nil) {
         self.index = index
         self.timestampUs = Timestamp.clamped(timestampUs)
         self.direction = direction
@@ -114,7 +114,7 @@ public struct CaptureRecord: Sendable, Equatable {
         self.payloadRange = payloadRange
         self.originalLength = originalLength
         self.fileOffset = fileOffset
-        adapter = nil
+        self.adapter = adapter
     }
 
     /// The packet bytes after the container's own type byte or pseudo-header fields that the

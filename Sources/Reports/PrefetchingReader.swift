@@ -24,7 +24,7 @@ final class PrefetchingReader: RecordReader, @unchecked Sendable {
         // global pool is (its width is the core count, and a blocked worker would wait for it).
         DispatchQueue(label: "bledecode.reading").async { [self] in
             // A reader that makes its own batches hands them over as they are.
-            let batching = (self.reader as? any RecordBatchReader).flatMap { $0.makesBatches ? $0 : nil }
+            let batching = self.reader as? any RecordBatchReader
             // Records read for the next packed batch, in memory of their own: they move out of it.
             let read = UnsafeMutablePointer<CaptureRecord>.allocate(capacity: recordsPerBatch)
             defer { read.deallocate() }

@@ -1,7 +1,7 @@
 import BLEBase
 
 /// Reads btsnoop v1 files (datalinks 1001, 1002, 2001) record by record from a buffered input,
-/// or H1 and H4 records a batch at a time (`nextBatch`).
+/// or a batch at a time (`nextBatch`).
 final class BtsnoopReader: RecordBatchReader {
     let info: CaptureInfo
     private let input: BufferedInput
@@ -10,8 +10,7 @@ final class BtsnoopReader: RecordBatchReader {
     private var recordNumber = 0
     private var cutRecords = 0
     private var finished = false
-    /// The records of the batch being made (kept for their capacity).
-    private var spans: [Span] = []
+    private var batcher = RecordBatcher()
 
     var diagnostics: [CaptureDiagnostic] { log.entries }
     /// Packet payloads are the record's bytes in the input buffer (`BtsnoopPacket`).
@@ -88,95 +87,31 @@ final class BtsnoopReader: RecordBatchReader {
 
     // MARK: Batches
 
-    /// The bytes a batch looks at: the records lying wholly in them make it.
-    static let batchWindow = 64 << 10
-
-    /// Where one record of a batch lies in the input buffer, and what it is.
-    private struct Span {
-        var headerAt: Int
-        var payloadStart: Int
-        var payloadCount: Int
-        var kind: RecordKind
-        var direction: Direction
-        var originalLength: Int
-        var timestampUs: Int64
-        var cut: Bool
-    }
-
-    /// H1 and H4 records; a Linux monitor record's payload depends on its opcode.
-    var makesBatches: Bool { datalink == .h4 || datalink == .h1 }
-
     /// The records `next()` would return, read from the buffered bytes in one pass and their
     /// payloads copied into one array. A record that is not whole in the window or not an
-    /// ordinary one (damage, the end of the file) ends the batch; alone, it goes through
-    /// `next()`, which reports it.
+    /// ordinary one (damage, the end of the file, Linux monitor text) ends the batch; alone, it
+    /// goes through `next()`, which reports or rebuilds it.
     func nextBatch(upTo count: Int) -> [CaptureRecord] {
-        if !finished, count > 0, makesBatches {
-            let batch = batchInWindow(upTo: count)
-            if !batch.isEmpty { return batch }
+        if !finished, count > 0 {
+            let batch = batcher.batch(from: input, upTo: count, firstIndex: recordNumber + 1) { span(in: &$0) }
+            if !batch.isEmpty {
+                recordNumber += batch.count
+                cutRecords += batcher.cutRecords
+                return batch
+            }
         }
         guard var record = next() else { return [] }
         record.copyPayloadOut()
         return [record]
     }
 
-    private func batchInWindow(upTo count: Int) -> [CaptureRecord] {
-        spans.removeAll(keepingCapacity: true)
-        let fileOffset = input.offset
-        let (buffer, base, end, total) = findSpans(upTo: count)
-        guard !spans.isEmpty else { return [] }
-        // Every span was read whole from `buffer` by a checked reader: its range lies inside it.
-        let bytes = [UInt8](unsafeUninitializedCapacity: total) { target, initialized in
-            buffer.withUnsafeBufferPointer { source in
-                var at = 0
-                for span in spans {
-                    _ = UnsafeMutableBufferPointer(rebasing: target[at..<at + span.payloadCount])
-                        .update(fromContentsOf: source[span.payloadStart..<span.payloadStart + span.payloadCount])
-                    at += span.payloadCount
-                }
-            }
-            initialized = total
-        }
-        let first = recordNumber + 1
-        let records = [CaptureRecord](unsafeUninitializedCapacity: spans.count) { list, initialized in
-            var at = 0
-            for (i, span) in spans.enumerated() {
-                list.initializeElement(at: spans.count - 1 - i, to: CaptureRecord(
-                    index: first + i, timestampUs: span.timestampUs, direction: span.direction, kind: span.kind,
-                    storage: bytes, payloadRange: at..<at + span.payloadCount, originalLength: span.originalLength,
-                    fileOffset: fileOffset + span.headerAt - base))
-                at += span.payloadCount
-            }
-            initialized = spans.count
-        }
-        recordNumber += spans.count
-        cutRecords += spans.count { $0.cut }
-        _ = input.skip(end - base)
-        return records
-    }
-
-    /// Fills `spans` with up to `count` records from the buffered bytes; returns the buffer,
-    /// where the first and past the last record lie in it, and the payloads' total size.
-    private func findSpans(upTo count: Int) -> (buffer: [UInt8], base: Int, end: Int, total: Int) {
-        var window = input.peek(Self.batchWindow)
-        let base = window.position
-        var end = base
-        var total = 0
-        while spans.count < count, let span = span(in: &window) {
-            spans.append(span)
-            end = window.position
-            total += span.payloadCount
-        }
-        return (window.storage, base, end, total)
-    }
-
     /// The record at the front of `window`, read past; nil when it is not whole there or not an
     /// ordinary record (the checks of `next()`).
-    private func span(in window: inout ByteReader) -> Span? {
+    private func span(in window: inout ByteReader) -> RecordSpan? {
         let headerAt = window.position
         guard let header = try? BtsnoopRecordHeader(parsing: &window), header.hasPossibleLength(datalink: datalink),
               window.remaining >= Int(header.includedLength) else { return nil }
-        let received = header.flags & 0x1 != 0
+        if datalink == .linuxMonitor { return monitorSpan(in: &window, header: header, at: headerAt) }
         let kind: RecordKind
         var typeBytes = 0
         if datalink == .h4 {
@@ -189,9 +124,23 @@ final class BtsnoopReader: RecordBatchReader {
         let payloadCount = Int(header.includedLength) - typeBytes
         let payloadStart = window.position
         guard (try? window.skip(payloadCount, "packet")) != nil else { return nil }
-        return Span(headerAt: headerAt, payloadStart: payloadStart, payloadCount: payloadCount, kind: kind,
-                    direction: received ? .received : .sent,
-                    originalLength: max(Int(header.originalLength) - typeBytes, payloadCount),
-                    timestampUs: header.unixMicroseconds, cut: header.includedLength < header.originalLength)
+        return RecordSpan(headerAt: headerAt, payloadStart: payloadStart, payloadCount: payloadCount, kind: kind,
+                          direction: header.flags & 0x1 != 0 ? .received : .sent,
+                          originalLength: max(Int(header.originalLength) - typeBytes, payloadCount),
+                          timestampUs: header.unixMicroseconds, cut: header.includedLength < header.originalLength)
+    }
+
+    /// `span(in:)` after the header of a Linux monitor record: flags = adapter index << 16 |
+    /// opcode, the payload all the record (its text records go through `next()`).
+    private func monitorSpan(in window: inout ByteReader, header: BtsnoopRecordHeader, at headerAt: Int) -> RecordSpan? {
+        let opcode = MonitorOpcode(rawValue: UInt16(truncatingIfNeeded: header.flags))
+        guard opcode != .systemNote, opcode != .userLogging else { return nil }
+        let payloadCount = Int(header.includedLength)
+        let payloadStart = window.position
+        guard (try? window.skip(payloadCount, "packet")) != nil else { return nil }
+        return RecordSpan(headerAt: headerAt, payloadStart: payloadStart, payloadCount: payloadCount, kind: opcode.kind,
+                          direction: opcode.direction, originalLength: max(Int(header.originalLength), payloadCount),
+                          timestampUs: header.unixMicroseconds, cut: header.includedLength < header.originalLength,
+                          adapter: UInt16(truncatingIfNeeded: header.flags >> 16))
     }
 }

@@ -30,7 +30,7 @@ public struct PacketLoggerType: RawRepresentable, Hashable, Sendable {
     /// The meaning of every type value, looked up once per record (and three times at that).
     private static let meanings: [Meaning?] = (0...255).map { Self(rawValue: UInt8($0)).listedMeaning }
 
-    private var meaning: Meaning? { Self.meanings[Int(rawValue)] }
+    var meaning: Meaning? { Self.meanings[Int(rawValue)] }
 
     /// Name, record kind and direction of every known type: the one table reader, writer and
     /// format detection use. Nil for unknown types.

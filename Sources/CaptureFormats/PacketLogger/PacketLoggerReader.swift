@@ -1,8 +1,8 @@
 import BLEBase
 
-/// Reads Apple PacketLogger files record by record; after a record with an impossible length it
-/// scans forward for the next plausible record header.
-final class PacketLoggerReader: RecordReader {
+/// Reads Apple PacketLogger files record by record or a batch at a time (`nextBatch`); after a
+/// record with an impossible length it scans forward for the next plausible record header.
+final class PacketLoggerReader: RecordBatchReader {
     let info: CaptureInfo
     private let input: BufferedInput
     private let bigEndian: Bool
@@ -10,6 +10,7 @@ final class PacketLoggerReader: RecordReader {
     private var recordNumber = 0
     private var previousSeconds: UInt32?
     private var finished = false
+    private var batcher = RecordBatcher()
 
     var diagnostics: [CaptureDiagnostic] { log.entries }
     /// Packet payloads are the record's bytes in the input buffer (`PacketLoggerPayload`).
@@ -90,5 +91,43 @@ final class PacketLoggerReader: RecordReader {
         finished = true
         log.finish(cutRecords: 0, sourceError: input.sourceError)
         return nil
+    }
+
+    // MARK: Batches
+
+    /// The records `next()` would return, read from the buffered bytes in one pass and their
+    /// payloads copied into one array. A record that is not whole in the window or not an
+    /// ordinary one (damage, the end of the file, syslog text, an unknown type) ends the batch;
+    /// alone, it goes through `next()`, which reports or rebuilds it.
+    func nextBatch(upTo count: Int) -> [CaptureRecord] {
+        if !finished, count > 0 {
+            var lastSeconds: UInt32?
+            let batch = batcher.batch(from: input, upTo: count, firstIndex: recordNumber + 1) { window in
+                span(in: &window, seconds: &lastSeconds)
+            }
+            if !batch.isEmpty {
+                recordNumber += batch.count
+                previousSeconds = lastSeconds
+                return batch
+            }
+        }
+        guard var record = next() else { return [] }
+        record.copyPayloadOut()
+        return [record]
+    }
+
+    /// The record at the front of `window`, read past, its header's seconds in `seconds`; nil
+    /// when it is not whole there or not an ordinary record (the checks of `next()`).
+    private func span(in window: inout ByteReader, seconds: inout UInt32?) -> RecordSpan? {
+        let headerAt = window.position
+        guard let header = try? PacketLoggerRecordHeader(parsing: &window, bigEndian: bigEndian),
+              header.hasPossibleLength, header.type != .syslog, let meaning = header.type.meaning else { return nil }
+        let payloadCount = Int(header.length) - PacketLoggerRecordHeader.headerAfterLength
+        let payloadStart = window.position
+        guard (try? window.skip(payloadCount, "packet")) != nil else { return nil }
+        seconds = header.seconds
+        return RecordSpan(headerAt: headerAt, payloadStart: payloadStart, payloadCount: payloadCount,
+                          kind: meaning.kind, direction: meaning.direction, originalLength: payloadCount,
+                          timestampUs: header.unixMicroseconds)
     }
 }

@@ -4,20 +4,31 @@ import CaptureFormats
 import Foundation
 import Testing
 
-/// `nextBatch` of the btsnoop reader: the records and diagnostics of `next()`, a batch at a
-/// time, whatever the file's sizes and damage, with payloads in an array of the batch's own.
-@Suite struct BtsnoopBatchTests {
+/// `nextBatch` of the btsnoop and PacketLogger readers: the records and diagnostics of `next()`,
+/// a batch at a time, whatever the file's sizes, damage and text records, with payloads in an
+/// array of the batch's own.
+@Suite struct RecordBatchTests {
     /// `count` records of every HCI kind, both directions, sizes from 1 to `maxSize` bytes,
     /// every seventh cut by the capturing tool.
     static func records(_ count: Int, h4: Bool = true, maxSize: Int = 300) -> [CaptureRecord] {
         let kinds: [RecordKind] = h4 ? [.hciCommand, .hciEvent, .aclData, .scoData, .isoData, .unknown(code: 0x09)]
                                      : [.hciCommand, .hciEvent, .aclData]
-        return (0..<count).map { i in
+        return records(count, kinds: kinds, maxSize: maxSize, cutEvery: 7)
+    }
+
+    /// `count` records cycling through `kinds`, sizes from 1 to `maxSize` bytes, both directions,
+    /// every `cutEvery`th one cut by the capturing tool; text records (notes) hold letters.
+    static func records(_ count: Int, kinds: [RecordKind], maxSize: Int = 300, cutEvery: Int? = nil,
+                        adapters: [UInt16?] = [nil]) -> [CaptureRecord] {
+        (0..<count).map { i in
             let size = 1 + (i * 37) % maxSize
+            let kind = kinds[i % kinds.count]
+            let isText = if case .note = kind { true } else { false }
             return CaptureRecord(index: i + 1, timestampUs: Fixtures.t0 + Int64(i) * 1250,
-                                 direction: i % 3 == 0 ? .received : .sent, kind: kinds[i % kinds.count],
-                                 payload: (0..<size).map { UInt8(truncatingIfNeeded: $0 &+ i) },
-                                 originalLength: i % 7 == 0 ? size + 5 : size)
+                                 direction: i % 3 == 0 ? .received : .sent, kind: kind,
+                                 payload: (0..<size).map { isText ? 0x61 + UInt8($0 % 26) : UInt8(truncatingIfNeeded: $0 &+ i) },
+                                 originalLength: cutEvery.map { i % $0 == 0 } == true ? size + 5 : size,
+                                 adapter: adapters[i % adapters.count])
         }
     }
 
@@ -128,7 +139,6 @@ import Testing
         let path = Fixtures.temporaryFile(CaptureWriter.btsnoop(records), name: "own.btsnoop")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let reader = try #require(try CaptureFile.open(path) as? any RecordBatchReader)
-        #expect(reader.makesBatches)
         let batch = reader.nextBatch(upTo: 4)
         #expect(batch.map(\.index) == [4, 3, 2, 1])
         #expect(batch.allSatisfy { $0.storage == batch[0].storage })
@@ -139,11 +149,64 @@ import Testing
         #expect(reader.nextBatch(upTo: 100).isEmpty)
     }
 
-    /// Linux monitor records are read one at a time (their payload depends on the opcode).
-    @Test func monitorRecordsDoNotComeInBatches() throws {
-        let path = Fixtures.temporaryFile(CaptureWriter.btsnoop(Self.records(3, h4: false), datalink: 2001))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let reader = try #require(try CaptureFile.open(path) as? any RecordBatchReader)
-        #expect(!reader.makesBatches)
+    /// Linux monitor records come in batches, each with its adapter; a note or a logging record
+    /// (text rebuilt from the record) goes alone, through `next()`.
+    @Test func monitorNotesGoAlone() throws {
+        let kinds: [RecordKind] = [.hciCommand, .hciEvent, .aclData, .aclData, .isoData, MonitorOpcode.newIndex.kind,
+                                   .hciEvent, .note(.systemNote), .scoData, .hciEvent, .note(.userLogging), .unknown(code: 0x40)]
+        let records = Self.records(60, kinds: kinds, maxSize: 80, cutEvery: 5, adapters: [0, 1, nil, 0x1234])
+        let bytes = CaptureWriter.btsnoop(records, datalink: 2001)
+        let sizes = try Self.expectSameReading(bytes, batchesOf: 512)
+        #expect(sizes == [7] + Array(repeating: [1, 2, 1, 8], count: 4).joined() + [1, 2, 1, 1])
+        let reading = try Self.read(bytes, batchesOf: 512)
+        #expect(reading.records.map(\.adapter) == records.map { $0.adapter ?? 0 })
+        #expect(reading.records.map(\.kind) == records.map(\.kind))
+        for length in 16..<CaptureWriter.btsnoop(Array(records.prefix(12)), datalink: 2001).count {
+            try Self.expectSameReading(Array(bytes[..<length]), batchesOf: 3)
+        }
+    }
+
+    static let packetLoggerKinds: [RecordKind] = [
+        .hciCommand, .hciEvent, .aclData, .aclData, .note(.syslog), .scoData, .isoData, .note(.kernel),
+        PacketLoggerType.lmpSent.kind, .hciEvent, .unknown(code: 0x33), .note(.power),
+    ]
+
+    /// PacketLogger records come in batches in both byte orders; a syslog record (text rebuilt)
+    /// or one of an unknown type (reported) goes alone, through `next()`.
+    @Test(arguments: [true, false])
+    func packetLoggerRecordsComeInBatches(bigEndian: Bool) throws {
+        let records = Self.records(600, kinds: Self.packetLoggerKinds, maxSize: 90)
+        let bytes = CaptureWriter.packetLogger(records, bigEndian: bigEndian)
+        let sizes = try Self.expectSameReading(bytes, batchesOf: 64)
+        #expect(sizes.prefix(6) == [4, 1, 5, 1, 5, 1] && sizes.reduce(0, +) == 600)
+        let reading = try Self.read(bytes, batchesOf: 64)
+        #expect(reading.records.map(\.kind) == records.map(\.kind))
+        #expect(reading.diagnostics.count == 50
+                && reading.diagnostics[0] == "warning record 11 at \(records.prefix(10).reduce(0) { $0 + 13 + $1.payloadCount + ($1.kind == .note(.syslog) ? 10 : 0) }): unknown PacketLogger record type 0x33; kept raw")
+        let plain = Self.records(3000, kinds: [.hciCommand, .hciEvent, .aclData], maxSize: 60)
+        #expect(try Self.expectSameReading(CaptureWriter.packetLogger(plain, bigEndian: bigEndian)) == [512, 512, 512, 512, 512, 440])
+    }
+
+    /// Cut anywhere after its first record header (which tells a PacketLogger file), a file
+    /// reads the same both ways.
+    @Test func everyPacketLoggerTruncationReadsAlike() throws {
+        let bytes = CaptureWriter.packetLogger(Self.records(12, kinds: Self.packetLoggerKinds, maxSize: 20), bigEndian: false)
+        for length in 13..<bytes.count {
+            try Self.expectSameReading(Array(bytes[..<length]), batchesOf: 4)
+        }
+    }
+
+    /// An impossible length in the middle of a PacketLogger file: the batch ends before it, and
+    /// `next()` reports it and finds the next plausible header; batches go on after it.
+    @Test func packetLoggerResynchronisesAlike() throws {
+        let records = Self.records(40, kinds: [.hciCommand, .hciEvent, .aclData], maxSize: 30)
+        var bytes = CaptureWriter.packetLogger(records, bigEndian: true)
+        let recordAt = records.prefix(20).reduce(0) { $0 + 13 + $1.payloadCount }
+        bytes.replaceSubrange(recordAt..<recordAt + 4, with: [0, 0, 0, 3])   // length 3 < 9
+        let sizes = try Self.expectSameReading(bytes, batchesOf: 16)
+        #expect(sizes == [16, 4, 1, 16, 2])
+        let reading = try Self.read(bytes, batchesOf: 16)
+        #expect(reading.records.map(\.index) == Array(1...20) + Array(22...40))
+        #expect(reading.diagnostics.count == 2 && reading.diagnostics[0].contains("impossible record length 3"))
     }
 }
