@@ -37,19 +37,13 @@ public protocol RecordReader: AnyObject {
     func next() -> CaptureRecord?
     /// Problems found so far, in file order. Bounded: after a cap, only counted.
     var diagnostics: [CaptureDiagnostic] { get }
-    /// True when the records' payloads lie in the reader's input buffer, which many records then
-    /// share (`CaptureRecord.storage`), rather than in an array each: a consumer on another
-    /// thread should copy them out first (`Reports.PrefetchingReader` does, a batch at a time).
-    var payloadsShareInput: Bool { get }
 }
 
-extension RecordReader {
-    public var payloadsShareInput: Bool { false }
-}
-
-/// A reader that can also make records a batch at a time, their payloads copied into one array
-/// of the batch's own: a batch can then go to another thread as it is, and the records cost
-/// none of the per-record work of `next()` in between.
+/// A reader that can also make records a batch at a time, their payloads in one array of the
+/// batch's own: a batch can then go to another thread as it is, and the records cost none of
+/// the per-record work of `next()` in between. A reader whose `next()` gives records lying in
+/// its input buffer, which many records then share (`CaptureRecord.storage`), is one of these:
+/// a consumer on another thread takes batches (`Reports.PrefetchingReader` does).
 public protocol RecordBatchReader: RecordReader {
     /// Up to `count` next records (at least one unless the capture has ended), in a list whose
     /// last element is the first record, so that a consumer takes each with `popLast`. Mixes

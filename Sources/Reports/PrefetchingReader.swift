@@ -19,29 +19,13 @@ final class PrefetchingReader: RecordReader, @unchecked Sendable {
         self.reader = reader
         info = reader.info
         let recordsPerBatch = max(recordsPerBatch, 1)
-        let packs = reader.payloadsShareInput
         // A queue of its own targets the overcommitting pool: a thread now, however busy the
         // global pool is (its width is the core count, and a blocked worker would wait for it).
         DispatchQueue(label: "bledecode.reading").async { [self] in
             // A reader that makes its own batches hands them over as they are.
             let batching = self.reader as? any RecordBatchReader
-            // Records read for the next packed batch, in memory of their own: they move out of it.
-            let read = UnsafeMutablePointer<CaptureRecord>.allocate(capacity: recordsPerBatch)
-            defer { read.deallocate() }
             while true {
-                let batch: [CaptureRecord]
-                if let batching {
-                    batch = batching.nextBatch(upTo: recordsPerBatch)
-                } else if packs {
-                    var count = 0
-                    while count < recordsPerBatch, let record = self.reader.next() {
-                        (read + count).initialize(to: record)
-                        count += 1
-                    }
-                    batch = Self.packed(read, count: count)
-                } else {
-                    batch = Self.lastFirst(self.reader, count: recordsPerBatch)
-                }
+                let batch = batching?.nextBatch(upTo: recordsPerBatch) ?? Self.lastFirst(self.reader, count: recordsPerBatch)
                 // An empty batch: the end of the capture.
                 handOff.send(batch)
                 if batch.isEmpty { break }
@@ -62,40 +46,6 @@ final class PrefetchingReader: RecordReader, @unchecked Sendable {
             // At the end of the capture, the records read so far move to the front.
             if start > 0 { base.moveInitialize(from: base + start, count: count - start) }
             initialized = count - start
-        }
-    }
-
-    /// The records of a batch, last first, their payloads copied into one array of their own,
-    /// for readers whose payloads lie in their input buffer: records that crossed to the worker
-    /// in it would share one reference count with the records the reader is still making, which
-    /// the two threads would then fight over (measured: 11 % slower than an array per record).
-    /// An array per batch is touched by one thread at a time and freed once. The `count` records
-    /// at `read` move into the batch, leaving that memory uninitialized (copied out of an
-    /// array, they cost 140 instructions each).
-    static func packed(_ read: UnsafeMutablePointer<CaptureRecord>, count: Int) -> [CaptureRecord] {
-        // Copied record by record with `copyMemory`: `append(contentsOf:)` a slice cost 94
-        // instructions a record.
-        let total = (0..<count).reduce(0) { $0 + read[$1].payloadCount }
-        let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
-            var start = 0
-            for i in 0..<count {
-                read[i].withUnsafePayloadBytes { payload in
-                    guard let source = payload.baseAddress, let base = buffer.baseAddress else { return }
-                    UnsafeMutableRawPointer(base + start).copyMemory(from: source, byteCount: payload.count)
-                }
-                start += read[i].payloadCount
-            }
-            initialized = total
-        }
-        return [CaptureRecord](unsafeUninitializedCapacity: count) { batch, initialized in
-            var start = 0
-            for i in 0..<count {
-                let end = start + read[i].payloadCount
-                read[i].sharePayload(bytes, at: start..<end)
-                batch.initializeElement(at: count - 1 - i, to: (read + i).move())
-                start = end
-            }
-            initialized = count
         }
     }
 

@@ -44,7 +44,6 @@ import Testing
         let path = Fixtures.temporaryFile(bytes, name: "shared.btsnoop")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let reader = try CaptureFile.open(path)
-        #expect(reader.payloadsShareInput)
         let first = try #require(reader.next())
         let second = try #require(reader.next())
         #expect(first.payload == [0x03, 0x0C, 0x00])

@@ -4,7 +4,7 @@ import CaptureFormats
 import Foundation
 import Testing
 
-/// `nextBatch` of the btsnoop and PacketLogger readers: the records and diagnostics of `next()`,
+/// `nextBatch` of every file reader but the bugreport's: the records and diagnostics of `next()`,
 /// a batch at a time, whatever the file's sizes, damage and text records, with payloads in an
 /// array of the batch's own.
 @Suite struct RecordBatchTests {
@@ -208,5 +208,21 @@ import Testing
         let reading = try Self.read(bytes, batchesOf: 16)
         #expect(reading.records.map(\.index) == Array(1...20) + Array(22...40))
         #expect(reading.diagnostics.count == 2 && reading.diagnostics[0].contains("impossible record length 3"))
+    }
+
+    /// pcap and pcapng records come in the chunks the reader reads from libpcap (512 records),
+    /// split when a batch asks for fewer.
+    @Test(arguments: [false, true])
+    func pcapChunksComeAsBatches(pcapng: Bool) throws {
+        let write = { pcapng ? CaptureWriter.pcapng($0) : CaptureWriter.pcap($0) }
+        let records = Self.records(1500, maxSize: 60)
+        let bytes = write(records)
+        #expect(try Self.expectSameReading(bytes) == [512, 512, 476])
+        #expect(try Self.expectSameReading(bytes, batchesOf: 200) == [200, 200, 112, 200, 200, 112, 200, 200, 76])
+        // Cut anywhere after the file's header blocks (without them libpcap opens nothing).
+        let small = write(Array(records.prefix(6)))
+        for length in write([]).count..<small.count {
+            try Self.expectSameReading(Array(small[..<length]), batchesOf: 4)
+        }
     }
 }

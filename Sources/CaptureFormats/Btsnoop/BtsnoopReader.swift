@@ -13,8 +13,6 @@ final class BtsnoopReader: RecordBatchReader {
     private var batcher = RecordBatcher()
 
     var diagnostics: [CaptureDiagnostic] { log.entries }
-    /// Packet payloads are the record's bytes in the input buffer (`BtsnoopPacket`).
-    var payloadsShareInput: Bool { true }
 
     /// Reads the file header from `input`; throws for a damaged header, a version other than 1
     /// or an unsupported datalink.

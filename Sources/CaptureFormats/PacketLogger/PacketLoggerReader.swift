@@ -13,8 +13,6 @@ final class PacketLoggerReader: RecordBatchReader {
     private var batcher = RecordBatcher()
 
     var diagnostics: [CaptureDiagnostic] { log.entries }
-    /// Packet payloads are the record's bytes in the input buffer (`PacketLoggerPayload`).
-    var payloadsShareInput: Bool { true }
 
     init(input: BufferedInput, path: String, bigEndian: Bool, compressed: Bool) {
         self.input = input

@@ -12,7 +12,7 @@ import Darwin
 ///
 /// Limit: libpcap gives one link type per file; a pcapng file whose interfaces have different
 /// link types stops at the first packet of another type with libpcap's error as a diagnostic.
-final class PcapReader: RecordReader {
+final class PcapReader: RecordBatchReader {
     let info: CaptureInfo
     private let handle: OpaquePointer
     /// The stdio buffer of libpcap's file, freed after `pcap_close` closes the file.
@@ -109,6 +109,19 @@ final class PcapReader: RecordReader {
         // A chunk whose records all failed to decode stages none: the next chunk is read.
         while staged.isEmpty, !finished { stageChunk() }
         return staged.popLast()
+    }
+
+    /// The staged records, up to `count` of them: a whole chunk when it fits, as it does for
+    /// the pipeline's batches (`recordsPerChunk` records at most; its bytes then belong to the
+    /// batch alone).
+    func nextBatch(upTo count: Int) -> [CaptureRecord] {
+        while staged.isEmpty, !finished { stageChunk() }
+        guard staged.count > count else {
+            defer { staged = [] }
+            return staged
+        }
+        defer { staged.removeLast(count) }
+        return Array(staged.suffix(count))
     }
 
     /// One record libpcap returned: where its bytes are in the chunk and what its header said.
