@@ -40,9 +40,17 @@ public struct LEAdvertisingReport: Sendable, Equatable {
     public var eventType: LegacyAdvertisingEventType
     public var addressType: AddressType
     public var address: BluetoothAddress
-    public var data: AdvertisingData
+    /// The Data field as carried, in the record's bytes: parsed when asked for (`data`), so that
+    /// a layer that saw the same bytes from the address before need not parse them again.
+    public let dataBytes: ByteReader
     /// dBm; 127 when not available.
     public var rssi: Int8
+
+    /// The Data field's AD structures.
+    public var data: AdvertisingData {
+        var reader = dataBytes
+        return AdvertisingData(parsing: &reader)
+    }
 
     public static let maxDataLength = 31
     /// RSSI and TX power value meaning "not available" in every advertising report.
@@ -58,9 +66,14 @@ public struct LEAdvertisingReport: Sendable, Equatable {
             throw DecodeError.invalid(layer: r.layer, field: "Data_Length", at: at,
                                       reason: "\(length) exceeds the 31-byte legacy advertising data")
         }
-        var ad = try r.slice(byteCount: Int(length), layer: .advertisingData, "Data")
-        data = AdvertisingData(parsing: &ad)
+        dataBytes = try r.slice(byteCount: Int(length), layer: .advertisingData, "Data")
         rssi = try r.readInt8("RSSI")
+    }
+
+    /// Equal when the fields and the Data bytes are.
+    public static func == (a: Self, b: Self) -> Bool {
+        a.eventType == b.eventType && a.addressType == b.addressType && a.address == b.address && a.rssi == b.rssi
+            && a.dataBytes.unreadBytes.elementsEqual(b.dataBytes.unreadBytes)
     }
 
     static func parseList(_ r: inout ByteReader) throws(DecodeError) -> [LEAdvertisingReport] {

@@ -104,10 +104,7 @@ extension SessionAnalyzer {
         let record = packet.record
         switch meta.body {
         case .advertisingReport(let reports):
-            for report in reports {
-                advertised(report.address, type: report.addressType, timeUs: record.timestampUs, rssi: report.rssi,
-                           scanResponse: report.eventType == .scanRsp, data: report.data)
-            }
+            for report in reports { advertised(report, timeUs: record.timestampUs) }
         case .directedAdvertisingReport(let reports):
             for report in reports {
                 advertised(report.address, type: report.addressType, timeUs: record.timestampUs, rssi: report.rssi,
@@ -147,7 +144,22 @@ extension SessionAnalyzer {
                              scanResponse: Bool, data: AdvertisingData?) {
         let slot = registry.slot(address, type: type)
         registry.sawAdvertisement(slot: slot, timeUs: timeUs, rssi: rssi, scanResponse: scanResponse, data: data)
-        if let classifier = options.classifier, let data, !classified.contains(slot), let found = classifier(data) {
+        if let data { classify(slot: slot, data: data) }
+    }
+
+    /// A legacy report, its Data parsed only when the address sent other bytes the last time
+    /// (`DeviceRegistry.sawAdvertisement(…dataBytes:)`): the classifier already had these.
+    mutating func advertised(_ report: LEAdvertisingReport, timeUs: Int64) {
+        let slot = registry.slot(report.address, type: report.addressType)
+        if let data = registry.sawAdvertisement(slot: slot, timeUs: timeUs, rssi: report.rssi,
+                                                scanResponse: report.eventType == .scanRsp, dataBytes: report.dataBytes) {
+            classify(slot: slot, data: data)
+        }
+    }
+
+    /// Matches an address's advertising to a profile and identity, until one matches.
+    private mutating func classify(slot: Int, data: AdvertisingData) {
+        if let classifier = options.classifier, !classified.contains(slot), let found = classifier(data) {
             classified.insert(slot)
             if let profile = found.profile { registry.setProfile(profile, of: slot) }
             if let identity = found.identity { registry.assign(identity, to: slot) }

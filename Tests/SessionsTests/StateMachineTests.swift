@@ -1,3 +1,4 @@
+import Foundation
 import AnalyzerTestSupport
 import ATT
 import BLEBase
@@ -255,4 +256,35 @@ struct StateMachineTests {
         #expect(report.devices[0].advertisements == 2)
         #expect(report.devices[0].addresses.compactMap(\.rssi).map(\.median) == [-50, -52])
     }
+
+    /// A legacy report's Data is parsed only when the address sent other bytes the last time, in
+    /// an advertisement and in a scan response apart; the same bytes again are counted alone, and
+    /// the device comes out as if each had been parsed.
+    @Test func repeatedAdvertisingDataIsParsedOnce() {
+        let calls = CallCounter()
+        let classifier: @Sendable (HCI.AdvertisingData) -> DeviceClassification? = { _ in
+            calls.add()
+            return nil
+        }
+        let name = { (text: String) in HCIScenario.adStructure(0x09, Array(text.utf8)) }
+        let power = HCIScenario.adStructure(0x0A, [0xF8])
+        var s = HCIScenario()
+        for (data, eventType) in [(name("LOCK"), 0x00), (power, 0x04), (name("LOCK"), 0x00), (power, 0x04),
+                                  (name("LOCK"), 0x00), (name("LOCK-2"), 0x00), (name("LOCK"), 0x00)] as [([UInt8], UInt8)] {
+            s.advertisingReport(lock, random: true, eventType: eventType, data: data, rssi: -50)
+        }
+        let report = analyze(s.records, options: SessionOptions(transactions: .all, classifier: classifier)).report
+        #expect(calls.count == 4)
+        #expect(report.devices.count == 1)
+        #expect(report.devices[0].names == ["LOCK", "LOCK-2"] && report.devices[0].txPower == -8)
+        #expect(report.devices[0].addresses.map(\.advertisements) == [5] && report.devices[0].addresses.map(\.scanResponses) == [2])
+    }
+}
+
+/// Counts a classifier's calls (it runs on the analysis's thread; the lock is for `Sendable`).
+private final class CallCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var calls = 0
+    var count: Int { lock.withLock { calls } }
+    func add() { lock.withLock { calls += 1 } }
 }
