@@ -29,22 +29,13 @@ public struct VendorLayer {
         }
 
         /// Hands one ATT value to the session.
-        mutating func take(_ value: ATTValueEvent, keepsPlaintext: Bool, into events: inout [VendorEvent]) {
+        mutating func take(_ value: ATTValueEvent, keepsPlaintext: Bool, into events: inout VendorCollector) {
             session.updateMTU(value.mtu)
             session.keepsPlaintext = keepsPlaintext
             session.value(direction: value.hostToDevice ? .hostToDevice : .deviceToHost, attOpcode: value.opcode.rawValue,
                           handle: value.handle, uuid: value.uuid, bytes: value.value, timeUs: value.timeUs,
                           record: value.record, firstFragment: (value.firstFragmentRecord, value.firstFragmentUs),
                           into: &events)
-        }
-
-        /// Counts the frame in the totals of its stream.
-        mutating func count(_ frame: VendorFrame) {
-            let index = totals.firstIndex { $0.direction == frame.direction && $0.handle == frame.handle } ?? {
-                totals.append((frame.direction, frame.handle, VendorTotals()))
-                return totals.count - 1
-            }()
-            totals[index].totals.count(frame)
         }
     }
 
@@ -53,32 +44,28 @@ public struct VendorLayer {
     /// The connection of the latest value and where its link is, nil for one in `unmatched`
     /// (values come in runs per connection). Reset when `links` changes.
     private var lastLink: (number: Int, index: Int?)?
-    /// The events of the current session call, kept for their capacity.
-    private var events: [VendorEvent] = []
     /// Connections (by number) no profile applies to.
     private var unmatched: Set<Int> = []
     /// The devices of the open connections, by connection number (`SessionEvent.device`).
     private var connectionDevices: [Int: ConnectionDevice] = [:]
-    private var devices: [String: String] = [:]
-    public private(set) var frames: [VendorFrame] = []
     public private(set) var totals: [VendorTotalsKey: VendorTotals] = [:]
-    public private(set) var failures: [Failure] = []
-    public private(set) var commands: [VendorCommandEvent] = []
-    public private(set) var listingCapped = false
-    private var failedFramesListed = 0
-    private var failureCounts: [String: Int] = [:]
+    /// The sessions' frames and failures, counted and listed.
+    private var collector: VendorCollector
+
+    public var frames: [VendorFrame] { collector.frames }
+    public var failures: [Failure] { collector.failures }
+    public var commands: [VendorCommandEvent] { collector.commands }
+    public var listingCapped: Bool { collector.listingCapped }
     /// Failures counted but not listed (past the per-kind cap).
-    public private(set) var suppressedFailures: [FailureKind: Int] = [:]
+    public var suppressedFailures: [FailureKind: Int] { collector.suppressedFailures }
 
-    /// False when nobody will read `commands` (the JSON report does not): one fewer list that
-    /// grows with the capture.
-    let keepsCommands: Bool
-
+    /// `keepsCommands` false when nobody will read `commands` (the JSON report does not): one
+    /// fewer list that grows with the capture.
     public init(profiles: [Profile], listing: Listing = .all, keepsCommands: Bool = true) {
         self.profiles = profiles
         plans = profiles.map(FramePlan.init)
         self.listing = listing
-        self.keepsCommands = keepsCommands
+        collector = VendorCollector(listing: listing, keepsCommands: keepsCommands)
     }
 
     /// A classifier for the session analysis: identity and profile from advertising data.
@@ -105,18 +92,16 @@ public struct VendorLayer {
             // Links change in place (`links[index]`): a copy would copy their assemblers and
             // held frames on write.
             guard let index = link(for: value) else { return }
+            let keepsPlaintext = listing == .all && collector.frames.count < Self.listingCap
             // One access to the link for the whole value (each access checks its uniqueness).
-            links[index].take(value, keepsPlaintext: listing == .all && frames.count < Self.listingCap, into: &events)
-            absorbEvents(link: index)
+            collect(link: index) { $0.take(value, keepsPlaintext: keepsPlaintext, into: &$1) }
         case .writeResponse(let number, let timeUs):
             guard let index = index(of: number) else { return }
-            links[index].session.writeResponse(timeUs: timeUs, into: &events)
-            absorbEvents(link: index)
+            collect(link: index) { $0.session.writeResponse(timeUs: timeUs, into: &$1) }
         case .connectionEnded(let connection, let number, let timeUs):
             connectionDevices[number] = nil
             guard let index = index(of: number) else { return }
-            events = links[index].session.linkDown(timeUs: timeUs)
-            absorbEvents(link: index)
+            collect(link: index) { $0.session.linkDown(timeUs: timeUs, into: &$1) }
             addTotals(of: links[index], connection: connection)
             // The last link takes its place (their order matters nowhere: `finish` sorts), so
             // the links after it are not moved one by one.
@@ -128,8 +113,7 @@ public struct VendorLayer {
 
     public mutating func finish(endUs: Int64) {
         for index in links.indices.sorted(by: { links[$0].session.connection < links[$1].session.connection }) {
-            events = links[index].session.finish(timeUs: endUs)
-            absorbEvents(link: index)
+            collect(link: index) { $0.session.finish(timeUs: endUs, into: &$1) }
             addTotals(of: links[index], connection: links[index].session.connection)
         }
         links.removeAll()
@@ -168,84 +152,33 @@ public struct VendorLayer {
             }
             return nil
         }
-        if let id = device.deviceID { devices[device.connectionID] = id }
+        if let id = device.deviceID { collector.devices[device.connectionID] = id }
         links.append(Link(number: value.connectionNumber,
                           session: VendorSession(plan: plans[chosen], connection: device.connectionID, mtu: value.mtu)))
         lastLink = (value.connectionNumber, links.count - 1)
         return links.count - 1
     }
 
-    /// Counts and collects `events` (those of the link at `index`), then empties them, moving
-    /// each out (`Array.drain`) from a list of its own (the body changes `self`).
-    private mutating func absorbEvents(link index: Int) {
-        var drained: [VendorEvent] = []
-        swap(&drained, &events)
-        drained.drain(filler: .filler) { absorb($0, link: index) }
-        swap(&drained, &events)
-    }
-
-    /// Counts one event, and lists it while the listing has room.
-    private mutating func absorb(_ event: consuming VendorEvent, link index: Int) {
-        switch consume event {
-        case .frame(var frame):
-            links[index].count(frame)
-            let failed = frame.outcome != .ok
-            let listed: Bool
-            switch listing {
-            case .all where frames.count < Self.listingCap: listed = true
-            case .all, .failed:
-                // Failed frames stay listed, up to the failures' cap (all of them are counted).
-                listed = failed && failedFramesListed < SessionAnalyzer.failuresListedPerKind
-                if failed && !listed || !failed && listing == .all { listingCapped = true }
-                if listed { failedFramesListed += 1 }
-            case .none: listed = false
-            }
-            if listed {
-                if frame.plaintext == nil { frame.plaintext = links[index].session.plaintext(of: frame) }
-                frames.append(frame)
-            }
-            if keepsCommands, frame.direction == .hostToDevice || frame.outcome == .unsolicited || frame.outcome == .crcMismatch
-                || frame.outcome == .malformed {
-                commands.append(commandEvent(frame))
-            }
-        case .failure(let failure):
-            failureCounts[failure.kind.rawValue, default: 0] += 1
-            // Listed up to the same cap as the session failures; all are counted.
-            guard failureCounts[failure.kind.rawValue, default: 0] <= SessionAnalyzer.failuresListedPerKind else {
-                suppressedFailures[FailureKind(rawValue: failure.kind.rawValue), default: 0] += 1
-                return
-            }
-            failures.append(Failure(
-                kind: FailureKind(rawValue: failure.kind.rawValue), timeUs: failure.timeUs, record: nil,
-                deviceID: devices[failure.connection], connectionID: failure.connection, summary: failure.summary,
-                details: [.int("frame", failure.frame), .int("detectedUs", failure.detectedUs)]))
+    /// Runs `body` on the link at `index` with the collector taking its session's events, the
+    /// link's stream totals in the collector meanwhile; then gives the frames it listed without
+    /// their plaintext that plaintext, from the session.
+    private mutating func collect(link index: Int, _ body: (inout Link, inout VendorCollector) -> Void) {
+        swap(&collector.streamTotals, &links[index].totals)
+        body(&links[index], &collector)
+        swap(&collector.streamTotals, &links[index].totals)
+        guard !collector.framesWithoutPlaintext.isEmpty else { return }
+        for frame in collector.framesWithoutPlaintext {
+            collector.restorePlaintext(at: frame, from: links[index].session)
         }
+        collector.framesWithoutPlaintext.removeAll(keepingCapacity: true)
     }
 
     private mutating func addTotals(of link: Link, connection: String) {
         for (direction, handle, counted) in link.totals {
             var total = counted
-            total.device = devices[connection]
+            total.device = collector.devices[connection]
             totals[VendorTotalsKey(connection: connection, direction: direction.rawValue, handle: handle)] = total
         }
-    }
-
-    private func commandEvent(_ frame: VendorFrame) -> VendorCommandEvent {
-        let name = (frame.commandName ?? frame.command.map { "command \(Hex.code($0))" } ?? "frame")
-            + (frame.command.map { " (\(Hex.code($0)))" } ?? "")
-        let outcome = VendorCommandEvent.Outcome(rawValue: frame.outcome.rawValue) ?? .malformed
-        var summary = name + (frame.sequence.map { " seq \(Hex.code($0))" } ?? "")
-        switch frame.outcome {
-        case .ok: summary += frame.latencyUs.map { " ok in \($0 / 1000) ms" } ?? " ok"
-        case .failed: summary += " failed" + (frame.problem.map { ": \($0)" } ?? "")
-        case .noResponse: summary += " got no response"
-        case .crcMismatch: summary += ": checksum mismatch"
-        case .malformed: summary += ": malformed" + (frame.problem.map { " (\($0))" } ?? "")
-        case .unsolicited: summary += ": unsolicited"
-        }
-        return VendorCommandEvent(timeUs: frame.firstTimeUs, record: frame.firstRecord, connectionID: frame.connection,
-                                  deviceID: devices[frame.connection], name: name, outcome: outcome,
-                                  latencyUs: frame.latencyUs, summary: summary)
     }
 }
 

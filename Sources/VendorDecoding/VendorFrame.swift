@@ -83,9 +83,17 @@ public struct VendorFailure: Sendable, Equatable {
 public enum VendorEvent: Sendable, Equatable {
     case frame(VendorFrame)
     case failure(VendorFailure)
+}
 
-    /// An event that owns nothing, holding the place of one moved out of a list (`Array.drain`).
-    public static var filler: VendorEvent {
-        .failure(VendorFailure(kind: .noResponse, timeUs: 0, detectedUs: 0, connection: "", frame: 0, summary: ""))
-    }
+/// Where a session's events go as it emits them (`VendorEvent`'s order): each frame moved in,
+/// so that a consumer that only counts most of them does not first collect them in a list.
+public protocol VendorEventSink {
+    mutating func take(_ frame: consuming VendorFrame)
+    mutating func take(_ failure: VendorFailure)
+}
+
+/// A list of the events, in order.
+extension Array: VendorEventSink where Element == VendorEvent {
+    public mutating func take(_ frame: consuming VendorFrame) { append(.frame(frame)) }
+    public mutating func take(_ failure: VendorFailure) { append(.failure(failure)) }
 }

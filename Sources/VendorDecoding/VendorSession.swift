@@ -116,10 +116,10 @@ public struct VendorSession: Sendable {
         return events
     }
 
-    /// `value(…)`, appending the events to `events` (a buffer the caller reuses).
+    /// `value(…)`, handing the events to `events`.
     public mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
                                bytes: [UInt8], timeUs: Int64, record: Int, firstFragment: (record: Int, timeUs: Int64)? = nil,
-                               into events: inout [VendorEvent]) {
+                               into events: inout some VendorEventSink) {
         expire(now: timeUs)
         guard routeCarriesFrames(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid) else {
             return flush(into: &events)
@@ -151,8 +151,8 @@ public struct VendorSession: Sendable {
         return events
     }
 
-    /// `writeResponse(timeUs:)`, appending the events to `events`.
-    public mutating func writeResponse(timeUs: Int64, into events: inout [VendorEvent]) {
+    /// `writeResponse(timeUs:)`, handing the events to `events`.
+    public mutating func writeResponse(timeUs: Int64, into events: inout some VendorEventSink) {
         expire(now: timeUs)
         if let id = awaitingWriteResponse, let i = heldFrames.firstIndex(where: { $0.id == id }) {
             heldStates[i].acknowledged = true
@@ -163,15 +163,29 @@ public struct VendorSession: Sendable {
 
     /// The link dropped: partial frames are malformed and waiting commands get no response.
     public mutating func linkDown(timeUs: Int64) -> [VendorEvent] {
-        end(timeUs: timeUs, reason: "the link dropped")
+        var events: [VendorEvent] = []
+        linkDown(timeUs: timeUs, into: &events)
+        return events
+    }
+
+    /// `linkDown(timeUs:)`, handing the events to `events`.
+    public mutating func linkDown(timeUs: Int64, into events: inout some VendorEventSink) {
+        end(timeUs: timeUs, reason: "the link dropped", into: &events)
     }
 
     /// The capture ended.
     public mutating func finish(timeUs: Int64) -> [VendorEvent] {
-        end(timeUs: timeUs, reason: "the capture ended")
+        var events: [VendorEvent] = []
+        finish(timeUs: timeUs, into: &events)
+        return events
     }
 
-    private mutating func end(timeUs: Int64, reason: String) -> [VendorEvent] {
+    /// `finish(timeUs:)`, handing the events to `events`.
+    public mutating func finish(timeUs: Int64, into events: inout some VendorEventSink) {
+        end(timeUs: timeUs, reason: "the capture ended", into: &events)
+    }
+
+    private mutating func end(timeUs: Int64, reason: String, into events: inout some VendorEventSink) {
         expire(now: timeUs)
         let streams = assemblers.sorted { ($0.key.direction.rawValue, $0.key.handle) < ($1.key.direction.rawValue, $1.key.handle) }
         for (key, var assembler) in streams {
@@ -184,9 +198,7 @@ public struct VendorSession: Sendable {
             resolveNoResponse(i, detectedUs: timeUs, why: "before \(reason)")
         }
         awaitingWriteResponse = nil
-        var events: [VendorEvent] = []
         flush(into: &events)
-        return events
     }
 
     // MARK: frames
@@ -358,14 +370,14 @@ public struct VendorSession: Sendable {
 
     /// Emits frames from the front of the queue up to the first one still waiting, each moved
     /// out (handed through `Array.drain`'s closure, each was copied), and the failures after each.
-    private mutating func flush(into events: inout [VendorEvent]) {
+    private mutating func flush(into events: inout some VendorEventSink) {
         let emitted = heldStates.firstIndex(where: \.pending) ?? heldStates.count
         guard emitted > 0 else { return }
         heldFrames.withUnsafeMutableBufferPointer { frames in
             for i in 0..<emitted {
-                events.append(.frame(frames.moveElement(from: i)))
+                events.take(frames.moveElement(from: i))
                 frames.initializeElement(at: i, to: .filler)
-                for failure in heldStates[i].failures { events.append(.failure(failure)) }
+                for failure in heldStates[i].failures { events.take(failure) }
             }
         }
         heldFrames.removeFirstFew(emitted)

@@ -38,6 +38,26 @@ struct VendorCommandTests {
         #expect(run.stderr == "bledecode: error: \((path as NSString).lastPathComponent):3: match.companyId: must be in 0...65535, not 131071\n")
     }
 
+    /// Listed alone (`--frames failed`), failed frames come as in the full listing, plaintext
+    /// included (the sessions then leave it out and the layer asks for it again).
+    @Test func failedFramesListedAloneAreWhole() throws {
+        func frames(_ listing: String) throws -> [[String: Any]] {
+            let run = try CLI.run(["report", SharedCaptures.path("synthetic/demo-faults.btsnoop"), "--profile", Self.profile,
+                                   "--frames", listing])
+            let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any] ?? [:]
+            return report["vendorFrames"] as? [[String: Any]] ?? []
+        }
+        let failed = try frames("failed")
+        let all = try frames("all").filter { $0["outcome"] as? String != "ok" }
+        let text = { (frame: [String: Any]) in
+            String(decoding: (try? JSONSerialization.data(withJSONObject: frame, options: .sortedKeys)) ?? Data(), as: UTF8.self)
+        }
+        #expect(failed.map(text) == all.map(text))
+        #expect(failed.map { "\($0["connection"] ?? "")#\($0["id"] ?? "") \($0["plaintext"] ?? "")" } == [
+            "C1#4 ", "C1#5 00010402025551825636", "C1#6 662a131a", "C3#8 6d28170702f5", "C5#4 ", "C5#5 03",
+        ])
+    }
+
     /// Every frame of the truth, with its bytes, plaintext, fragments, checksum verdict,
     /// command, sequence, status and the frame it answers; the rotating lock is one device.
     @Test(arguments: ["demo-faults.btsnoop", "demo-clean.btsnoop", "demo-faults.pcapng", "demo-faults.ll.pcap"])

@@ -1,0 +1,103 @@
+import BLEBase
+import Sessions
+import VendorDecoding
+
+/// What the vendor layer keeps of its sessions' events, which the sessions hand straight to it
+/// (`VendorEventSink`): every frame counted in its stream's totals, frames and failures listed
+/// up to their caps, and the timeline's commands. Collected in a list first and then moved here,
+/// each frame was moved twice more, with a placeholder each time (callgrind).
+struct VendorCollector: VendorEventSink {
+    let listing: VendorLayer.Listing
+    /// False when nobody will read `commands` (the JSON report does not).
+    let keepsCommands: Bool
+    /// The totals per stream of the link whose session is handing over events (the layer
+    /// swaps each link's own in and out around its session's calls).
+    var streamTotals: [(direction: VendorDirection, handle: UInt16, totals: VendorTotals)] = []
+    /// Where in `frames` listed frames lack their plaintext (`VendorSession.keepsPlaintext`),
+    /// for the layer to ask the session for it.
+    var framesWithoutPlaintext: [Int] = []
+    /// Device ids by connection id, for the failures and commands.
+    var devices: [String: String] = [:]
+    private(set) var frames: [VendorFrame] = []
+    private(set) var failures: [Failure] = []
+    private(set) var commands: [VendorCommandEvent] = []
+    private(set) var listingCapped = false
+    private var failedFramesListed = 0
+    private var failureCounts: [String: Int] = [:]
+    /// Failures counted but not listed (past the per-kind cap).
+    private(set) var suppressedFailures: [FailureKind: Int] = [:]
+
+    init(listing: VendorLayer.Listing, keepsCommands: Bool) {
+        self.listing = listing
+        self.keepsCommands = keepsCommands
+    }
+
+    /// Counts one frame, and lists it while the listing has room.
+    mutating func take(_ frame: consuming VendorFrame) {
+        count(frame)
+        let failed = frame.outcome != .ok
+        let listed: Bool
+        switch listing {
+        case .all where frames.count < VendorLayer.listingCap: listed = true
+        case .all, .failed:
+            // Failed frames stay listed, up to the failures' cap (all of them are counted).
+            listed = failed && failedFramesListed < SessionAnalyzer.failuresListedPerKind
+            if failed && !listed || !failed && listing == .all { listingCapped = true }
+            if listed { failedFramesListed += 1 }
+        case .none: listed = false
+        }
+        if keepsCommands, frame.direction == .hostToDevice || frame.outcome == .unsolicited || frame.outcome == .crcMismatch
+            || frame.outcome == .malformed {
+            commands.append(commandEvent(frame))
+        }
+        if listed {
+            if frame.plaintext == nil { framesWithoutPlaintext.append(frames.count) }
+            frames.append(frame)
+        }
+    }
+
+    /// Counts one failure, and lists it up to the same cap as the session failures.
+    mutating func take(_ failure: VendorFailure) {
+        failureCounts[failure.kind.rawValue, default: 0] += 1
+        guard failureCounts[failure.kind.rawValue, default: 0] <= SessionAnalyzer.failuresListedPerKind else {
+            suppressedFailures[FailureKind(rawValue: failure.kind.rawValue), default: 0] += 1
+            return
+        }
+        failures.append(Failure(
+            kind: FailureKind(rawValue: failure.kind.rawValue), timeUs: failure.timeUs, record: nil,
+            deviceID: devices[failure.connection], connectionID: failure.connection, summary: failure.summary,
+            details: [.int("frame", failure.frame), .int("detectedUs", failure.detectedUs)]))
+    }
+
+    /// Gives the listed frame at `index` its plaintext.
+    mutating func restorePlaintext(at index: Int, from session: VendorSession) {
+        frames[index].plaintext = session.plaintext(of: frames[index])
+    }
+
+    /// Counts the frame in the totals of its stream.
+    private mutating func count(_ frame: borrowing VendorFrame) {
+        let index = streamTotals.firstIndex { $0.direction == frame.direction && $0.handle == frame.handle } ?? {
+            streamTotals.append((frame.direction, frame.handle, VendorTotals()))
+            return streamTotals.count - 1
+        }()
+        streamTotals[index].totals.count(frame)
+    }
+
+    private func commandEvent(_ frame: borrowing VendorFrame) -> VendorCommandEvent {
+        let name = (frame.commandName ?? frame.command.map { "command \(Hex.code($0))" } ?? "frame")
+            + (frame.command.map { " (\(Hex.code($0)))" } ?? "")
+        let outcome = VendorCommandEvent.Outcome(rawValue: frame.outcome.rawValue) ?? .malformed
+        var summary = name + (frame.sequence.map { " seq \(Hex.code($0))" } ?? "")
+        switch frame.outcome {
+        case .ok: summary += frame.latencyUs.map { " ok in \($0 / 1000) ms" } ?? " ok"
+        case .failed: summary += " failed" + (frame.problem.map { ": \($0)" } ?? "")
+        case .noResponse: summary += " got no response"
+        case .crcMismatch: summary += ": checksum mismatch"
+        case .malformed: summary += ": malformed" + (frame.problem.map { " (\($0))" } ?? "")
+        case .unsolicited: summary += ": unsolicited"
+        }
+        return VendorCommandEvent(timeUs: frame.firstTimeUs, record: frame.firstRecord, connectionID: frame.connection,
+                                  deviceID: devices[frame.connection], name: name, outcome: outcome,
+                                  latencyUs: frame.latencyUs, summary: summary)
+    }
+}
