@@ -68,7 +68,7 @@ struct DecodedFields: Sendable, Equatable {
                 }
                 status = Int(value)
             }
-            if let status { statusOK = plan.statusSuccess.contains(status) }
+            if let status { statusOK = plan.statusSucceeds(status) }
         }
         self.plaintext = plaintext
     }

@@ -21,6 +21,8 @@ public final class FramePlan: Sendable {
     let statusOffset: Int
     let statusSize: Int
     let statusSuccess: Set<Int>
+    /// `statusSuccess` for the statuses 0–255, by value (a set lookup hashed each frame's status).
+    private let statusSucceedsByByte: [Bool]
     let statusCommands: Set<Int>?
     /// The profile's checksum rule (a stand-in when it has none, `hasChecksum` false), whether
     /// there is one and whether it covers the plaintext, all read in place: unwrapped or chained
@@ -73,6 +75,7 @@ public final class FramePlan: Sendable {
         statusOffset = status?.offset ?? -1
         statusSize = status?.size ?? 0
         statusSuccess = status?.success ?? []
+        statusSucceedsByByte = (0...255).map { [statusSuccess] in statusSuccess.contains($0) }
         statusCommands = status?.commands
         checksumRule = profile.checksum ?? ChecksumSpec(algorithm: .sum8, at: 0, bigEndian: false, from: 0, to: 0)
         hasChecksum = profile.checksum != nil
@@ -141,6 +144,11 @@ public final class FramePlan: Sendable {
         guard statusOffset >= 0 else { return false }
         guard let statusCommands else { return true }
         return code.map(statusCommands.contains) ?? false
+    }
+
+    /// True when `status` is one of the rule's success values.
+    func statusSucceeds(_ status: Int) -> Bool {
+        statusSucceedsByByte.indices.contains(status) ? statusSucceedsByByte[status] : statusSuccess.contains(status)
     }
 
     /// True when `expression` reads no variable but `variable` and no frame byte.
