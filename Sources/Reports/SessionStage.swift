@@ -15,7 +15,7 @@ struct SessionStage {
     }
 
     /// Records between two progress reports (and, on a thread, the most per batch).
-    static let recordsPerBatch = 512
+    static let recordsPerBatch = 1024
 
     let reader: any RecordReader
     private var decoder = PacketDecoder()

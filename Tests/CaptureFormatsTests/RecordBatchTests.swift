@@ -63,7 +63,7 @@ import Testing
     /// Both ways of reading `bytes` give the same records (payloads, numbers, offsets, lengths)
     /// and diagnostics; returns the batch sizes.
     @discardableResult
-    static func expectSameReading(_ bytes: [UInt8], batchesOf count: Int = 512,
+    static func expectSameReading(_ bytes: [UInt8], batchesOf count: Int = 1024,
                                   sourceLocation: SourceLocation = #_sourceLocation) throws -> [Int] {
         let single = try read(bytes, batchesOf: nil)
         var batched = try read(bytes, batchesOf: count)
@@ -77,21 +77,21 @@ import Testing
     func manyRecordsComeInFullBatches(datalink: UInt32) throws {
         let bytes = CaptureWriter.btsnoop(Self.records(3000, h4: datalink == 1002, maxSize: 60), datalink: datalink)
         let sizes = try Self.expectSameReading(bytes)
-        #expect(sizes == [512, 512, 512, 512, 512, 440])
-        let reading = try Self.read(bytes, batchesOf: 512)
+        #expect(sizes == [1024, 1024, 952])
+        let reading = try Self.read(bytes, batchesOf: 1024)
         #expect(reading.records.map(\.index) == Array(1...3000))
         #expect(reading.diagnostics == ["warning record - at -: 429 record(s) were cut by the capturing tool (included length < original length)"])
     }
 
-    /// A batch holds the records lying wholly in the next 64 KiB: fewer when they are large.
+    /// A batch holds the records lying wholly in the next 128 KiB: fewer when they are large.
     @Test func largeRecordsMakeSmallerBatches() throws {
         let records = Self.records(3000)
         let sizes = try Self.expectSameReading(CaptureWriter.btsnoop(records))
-        #expect(sizes.reduce(0, +) == 3000 && sizes.count == 9)
+        #expect(sizes.reduce(0, +) == 3000 && sizes.count == 5)
         var first = 0
         for size in sizes.dropLast() {
             let bytes = records[first..<first + size + 1].map { 25 + $0.payloadCount }
-            #expect(bytes.dropLast().reduce(0, +) <= 64 << 10 && bytes.reduce(0, +) > 64 << 10)
+            #expect(bytes.dropLast().reduce(0, +) <= 128 << 10 && bytes.reduce(0, +) > 128 << 10)
             first += size
         }
     }
@@ -109,7 +109,7 @@ import Testing
     @Test func recordsLargerThanTheWindowGoAlone() throws {
         var records = Self.records(40)
         records[20] = CaptureRecord(index: 21, timestampUs: Fixtures.t0, direction: .received, kind: .aclData,
-                                    payload: [UInt8](repeating: 0xA5, count: 100_000))
+                                    payload: [UInt8](repeating: 0xA5, count: 200_000))
         let sizes = try Self.expectSameReading(CaptureWriter.btsnoop(records), batchesOf: 16)
         #expect(sizes == [16, 4, 1, 16, 3])
     }
@@ -184,7 +184,7 @@ import Testing
         #expect(reading.diagnostics.count == 50
                 && reading.diagnostics[0] == "warning record 11 at \(records.prefix(10).reduce(0) { $0 + 13 + $1.payloadCount + ($1.kind == .note(.syslog) ? 10 : 0) }): unknown PacketLogger record type 0x33; kept raw")
         let plain = Self.records(3000, kinds: [.hciCommand, .hciEvent, .aclData], maxSize: 60)
-        #expect(try Self.expectSameReading(CaptureWriter.packetLogger(plain, bigEndian: bigEndian)) == [512, 512, 512, 512, 512, 440])
+        #expect(try Self.expectSameReading(CaptureWriter.packetLogger(plain, bigEndian: bigEndian)) == [1024, 1024, 952])
     }
 
     /// Cut anywhere after its first record header (which tells a PacketLogger file), a file
@@ -210,15 +210,15 @@ import Testing
         #expect(reading.diagnostics.count == 2 && reading.diagnostics[0].contains("impossible record length 3"))
     }
 
-    /// pcap and pcapng records come in the chunks the reader reads from libpcap (512 records),
+    /// pcap and pcapng records come in the chunks the reader reads from libpcap (1024 records),
     /// split when a batch asks for fewer.
     @Test(arguments: [false, true])
     func pcapChunksComeAsBatches(pcapng: Bool) throws {
         let write = { pcapng ? CaptureWriter.pcapng($0) : CaptureWriter.pcap($0) }
         let records = Self.records(1500, maxSize: 60)
         let bytes = write(records)
-        #expect(try Self.expectSameReading(bytes) == [512, 512, 476])
-        #expect(try Self.expectSameReading(bytes, batchesOf: 200) == [200, 200, 112, 200, 200, 112, 200, 200, 76])
+        #expect(try Self.expectSameReading(bytes) == [1024, 476])
+        #expect(try Self.expectSameReading(bytes, batchesOf: 200) == [200, 200, 200, 200, 200, 24, 200, 200, 76])
         // Cut anywhere after the file's header blocks (without them libpcap opens nothing).
         let small = write(Array(records.prefix(6)))
         for length in write([]).count..<small.count {

@@ -19,7 +19,7 @@ struct RecordSpan {
 /// their payloads copied into one array of the batch's own.
 struct RecordBatcher {
     /// The bytes a batch looks at: the records lying wholly in them make it.
-    static let window = 64 << 10
+    static let window = 128 << 10
 
     /// The records of the batch being made (kept for their capacity).
     private var spans: [RecordSpan] = []

@@ -34,7 +34,7 @@ final class PcapReader: RecordBatchReader {
     /// thread), and the records handed to another thread share nothing the reader still changes.
     private var staged: [CaptureRecord] = []
     /// The most records per chunk; a record that takes the chunk past `bytesPerChunk` ends it.
-    static let recordsPerChunk = 512
+    static let recordsPerChunk = 1024
     static let bytesPerChunk = 256 * 1024
     /// The capacity the next chunk's bytes start with: the last chunk's size and an eighth.
     private var chunkCapacity = 4096
