@@ -133,19 +133,6 @@ public struct CaptureRecord: Sendable, Equatable {
         if payloadRange != storage.indices { payload = Array(storage[payloadRange]) }
     }
 
-    /// Moves the payload to `range` of `storage` (which must hold the same bytes there: a reader
-    /// that moves payloads into a buffer of its own).
-    public mutating func sharePayload(_ storage: [UInt8], at range: Range<Int>) {
-        self.storage = storage
-        payloadRange = range
-    }
-
-    /// Calls `body` with the payload's bytes in place.
-    @inlinable
-    public func withUnsafePayloadBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[payloadRange])) }
-    }
-
     /// `payload.count`, without copying.
     @inlinable public var payloadCount: Int { payloadRange.count }
 

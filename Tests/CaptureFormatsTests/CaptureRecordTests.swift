@@ -32,10 +32,6 @@ struct CaptureRecordTests {
         #expect(try reader.readUInt16LE() == 0x0C03)
         #expect(throws: DecodeError.self) { try reader.readUInt16LE() }
         #expect(reader.reportedOffset == 2)
-        var moved = shared
-        moved.sharePayload([0x03, 0x0C, 0x00], at: 0..<3)
-        #expect(moved == shared)
-        #expect(moved.storage.count == 3)
         var changed = shared
         changed.payload = [0x01]
         #expect(changed.storage == [0x01])

@@ -11,7 +11,7 @@ struct RecordSpan {
     var timestampUs: Int64
     /// True when the capturing tool kept fewer bytes than the record had.
     var cut = false
-    var adapter: UInt16? = nil
+    var adapter: UInt16?
 }
 
 /// Makes a reader's batches (`RecordBatchReader.nextBatch`): the ordinary records lying wholly
