@@ -50,3 +50,13 @@ public protocol RecordBatchReader: RecordReader {
     /// freely with `next()`.
     func nextBatch(upTo count: Int) -> [CaptureRecord]
 }
+
+extension RecordBatchReader {
+    /// The next record as a batch of its own, its payload copied out of the input buffer: what a
+    /// reader hands over for a record its batches leave to `next()` (damage, text to rebuild).
+    func nextAlone() -> [CaptureRecord] {
+        guard var record = next() else { return [] }
+        record.copyPayloadOut()
+        return [record]
+    }
+}

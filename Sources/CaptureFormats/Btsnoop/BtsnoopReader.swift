@@ -94,13 +94,11 @@ final class BtsnoopReader: RecordBatchReader {
             let batch = batcher.batch(from: input, upTo: count, firstIndex: recordNumber + 1) { span(in: &$0) }
             if !batch.isEmpty {
                 recordNumber += batch.count
-                cutRecords += batcher.cutRecords
+                cutRecords += batch.count { $0.isTruncated }
                 return batch
             }
         }
-        guard var record = next() else { return [] }
-        record.copyPayloadOut()
-        return [record]
+        return nextAlone()
     }
 
     /// The record at the front of `window`, read past; nil when it is not whole there or not an
@@ -125,7 +123,7 @@ final class BtsnoopReader: RecordBatchReader {
         return RecordSpan(headerAt: headerAt, payloadStart: payloadStart, payloadCount: payloadCount, kind: kind,
                           direction: header.flags & 0x1 != 0 ? .received : .sent,
                           originalLength: max(Int(header.originalLength) - typeBytes, payloadCount),
-                          timestampUs: header.unixMicroseconds, cut: header.includedLength < header.originalLength)
+                          timestampUs: header.unixMicroseconds)
     }
 
     /// `span(in:)` after the header of a Linux monitor record: flags = adapter index << 16 |
@@ -138,7 +136,6 @@ final class BtsnoopReader: RecordBatchReader {
         guard (try? window.skip(payloadCount, "packet")) != nil else { return nil }
         return RecordSpan(headerAt: headerAt, payloadStart: payloadStart, payloadCount: payloadCount, kind: opcode.kind,
                           direction: opcode.direction, originalLength: max(Int(header.originalLength), payloadCount),
-                          timestampUs: header.unixMicroseconds, cut: header.includedLength < header.originalLength,
-                          adapter: UInt16(truncatingIfNeeded: header.flags >> 16))
+                          timestampUs: header.unixMicroseconds, adapter: UInt16(truncatingIfNeeded: header.flags >> 16))
     }
 }

@@ -9,8 +9,6 @@ struct RecordSpan {
     var direction: Direction
     var originalLength: Int
     var timestampUs: Int64
-    /// True when the capturing tool kept fewer bytes than the record had.
-    var cut = false
     var adapter: UInt16?
 }
 
@@ -23,8 +21,6 @@ struct RecordBatcher {
 
     /// The records of the batch being made (kept for their capacity).
     private var spans: [RecordSpan] = []
-    /// How many records of the last batch the capturing tool cut.
-    private(set) var cutRecords = 0
 
     /// Up to `count` records, numbered from `firstIndex`, last first; `span` reads the record at
     /// the front of the window past it and returns nil (the batch then ends before it) when it
@@ -43,7 +39,6 @@ struct RecordBatcher {
             total += found.payloadCount
         }
         guard !spans.isEmpty else { return [] }
-        cutRecords = spans.count { $0.cut }
         let records = Self.records(spans, in: window.storage, base: base, fileOffset: fileOffset,
                                    firstIndex: firstIndex, total: total)
         _ = input.skip(end - base)

@@ -109,9 +109,7 @@ final class PacketLoggerReader: RecordBatchReader {
                 return batch
             }
         }
-        guard var record = next() else { return [] }
-        record.copyPayloadOut()
-        return [record]
+        return nextAlone()
     }
 
     /// The record at the front of `window`, read past, its header's seconds in `seconds`; nil
