@@ -55,10 +55,32 @@ public struct Analysis {
     }
 }
 
-/// A vendor command and what became of it, as timelines show it.
+/// A vendor command and what became of it, as timelines show it; or, with `run`, one line for
+/// the middle of a long run of commands that went well (`VendorCommandRun`).
 public struct VendorCommandEvent: Sendable {
-    public enum Outcome: String, Sendable { case ok, failed, noResponse = "no-response", crcMismatch = "crc-mismatch",
-                                            malformed, unsolicited }
+    public enum Outcome: String, Sendable {
+        case ok, failed, noResponse = "no-response", crcMismatch = "crc-mismatch", malformed, unsolicited
+
+        /// The failure a command with this outcome is (report-contract.md), nil when it went well.
+        public var failureKind: FailureKind? {
+            switch self {
+            case .ok, .unsolicited: nil
+            case .failed: .vendorStatusFailure
+            case .noResponse: .vendorNoResponse
+            case .crcMismatch: .vendorCRCMismatch
+            case .malformed: .vendorMalformedFrame
+            }
+        }
+    }
+
+    /// The commands a summary line stands for.
+    public struct Run: Sendable {
+        public var endUs: Int64
+        public var count: Int
+        /// Failed commands among them, not listed because their kind passed the listing cap.
+        public var failed: Int
+    }
+
     public var timeUs: Int64
     public var record: Int
     public var connectionID: String
@@ -69,6 +91,8 @@ public struct VendorCommandEvent: Sendable {
     public var latencyUs: Int64?
     /// One line for a person: `UNLOCK seq 0x5A ok in 40 ms`, `LOCK seq 0x5B failed: status 0x03`.
     public var summary: String
+    /// Set when this line stands for several commands; `timeUs`, `record` and `name` are the first one's.
+    public var run: Run?
 
     public init(timeUs: Int64, record: Int, connectionID: String, deviceID: String?, name: String, outcome: Outcome,
                 latencyUs: Int64?, summary: String) {

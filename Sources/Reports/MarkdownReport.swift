@@ -23,10 +23,15 @@ public enum MarkdownReport {
         }
         facts.append(("Devices", "\(report.devices.count)"))
         facts.append(("Connections", "\(report.connections.count)" + (dangling > 0 ? " (\(dangling) still up at the end)" : "")))
-        facts.append(("Failures", "\(report.failures.count)"))
+        // Past the listing cap failures are only counted: the count says so.
+        let failures = report.stats.failuresByKind.values.reduce(0, +)
+        let counted = report.failures.count < failures
+            ? "\(failures), \(report.failures.count) listed (at most \(SessionAnalyzer.failuresListedPerKind) of a kind)"
+            : "\(failures)"
+        facts.append(("Failures", counted))
         lines += facts.map { "| \($0.0) | " + MarkdownText.escape($0.1) + " |" }
 
-        lines += ["", "## Failures (\(report.failures.count))", ""]
+        lines += ["", "## Failures (\(counted))", ""]
         if report.failures.isEmpty {
             lines.append("None.")
         } else {

@@ -55,12 +55,13 @@ extension Timeline {
             list.enumerated().sorted { ($0.element.timeUs, Self.rank($0.element), $0.offset)
                 < ($1.element.timeUs, Self.rank($1.element), $1.offset) }.map(\.element)
         }
+        // Each device's list leaves `events` as its lane takes the ordered copy: never both whole.
         lanes = report.devices.compactMap { device in
-            events[device.id].map { TimelineLane(device: device, title: TimelineFormat.title(device), events: ordered($0)) }
+            events.removeValue(forKey: device.id)
+                .map { TimelineLane(device: device, title: TimelineFormat.title(device), events: ordered($0)) }
         }
         // Events of a device id no longer in the device list (should not happen) stay visible.
-        let known = Set(report.devices.map(\.id))
-        for (id, list) in events where !known.contains(id) { host += list.map { var e = $0; e.text = id + ": " + e.text; return e } }
+        for (id, list) in events { host += list.map { var e = $0; e.text = id + ": " + e.text; return e } }
         self.host = ordered(host)
     }
 
@@ -70,10 +71,14 @@ extension Timeline {
     static func vendorCommandsToldByFailures(_ commands: [VendorCommandEvent], failures: [Failure]) -> Set<Int> {
         let vendorFailures = Dictionary(grouping: failures.filter { $0.kind.rawValue.hasPrefix("vendor-") }) { $0.connectionID ?? "" }
         guard !vendorFailures.isEmpty else { return [] }
-        let fine = Dictionary(grouping: commands.filter { $0.outcome == .ok || $0.outcome == .unsolicited }, by: \.connectionID)
-            .mapValues { $0.map(\.timeUs) }
+        // Times only, of the connections with vendor failures (a copy of the commands was a
+        // fifth of the timeline's peak memory).
+        var fine: [String: [Int64]] = [:]
+        for command in commands where command.outcome.failureKind == nil && vendorFailures[command.connectionID] != nil {
+            fine[command.connectionID, default: []].append(command.timeUs)
+        }
         var told: Set<Int> = []
-        for (index, command) in commands.enumerated() where command.outcome != .ok && command.outcome != .unsolicited {
+        for (index, command) in commands.enumerated() where command.outcome.failureKind != nil {
             guard let failure = vendorFailures[command.connectionID]?.filter({ $0.timeUs >= command.timeUs })
                 .min(by: { $0.timeUs < $1.timeUs }) else { continue }
             if !(fine[command.connectionID] ?? []).contains(where: { $0 > command.timeUs && $0 < failure.timeUs }) {
@@ -226,19 +231,14 @@ extension Timeline {
                               severity: severity, text: text)
     }
 
+    /// A command's line, or a run's (`vendor 180 more commands went well (…)`), red when it failed
+    /// or stands for failed commands.
     static func vendorEvent(_ command: VendorCommandEvent) -> TimelineEvent {
-        let severity: TimelineEvent.Severity
-        let kind: FailureKind?
-        switch command.outcome {
-        case .ok, .unsolicited: (severity, kind) = (.normal, nil)
-        case .failed: (severity, kind) = (.error, .vendorStatusFailure)
-        case .noResponse: (severity, kind) = (.error, .vendorNoResponse)
-        case .crcMismatch: (severity, kind) = (.error, .vendorCRCMismatch)
-        case .malformed: (severity, kind) = (.error, .vendorMalformedFrame)
-        }
+        let kind = command.outcome.failureKind
+        let severity: TimelineEvent.Severity = kind != nil || (command.run?.failed ?? 0) > 0 ? .error : .normal
         var text = "vendor " + command.summary
-        if severity != .normal, let kind { text = "\(kind.rawValue): " + text }
-        return TimelineEvent(kind: .vendorCommand, severity: severity, timeUs: command.timeUs,
+        if let kind { text = "\(kind.rawValue): " + text }
+        return TimelineEvent(kind: .vendorCommand, severity: severity, timeUs: command.timeUs, endUs: command.run?.endUs,
                              connectionID: command.connectionID, text: text, failureKind: kind, records: [command.record])
     }
 

@@ -23,38 +23,46 @@ public struct TimelineText {
     }
 
     public func render(_ analysis: Analysis, timeline: Timeline) -> String {
+        var text = ""
+        render(analysis, timeline: timeline) { text += $0 }
+        return text
+    }
+
+    /// Hands the timeline to `write` a line at a time, each with its newline, so that a long one
+    /// is never held whole (a 3 M-packet capture's is 14 MB).
+    public func render(_ analysis: Analysis, timeline: Timeline, to write: (String) -> Void) {
         let report = analysis.report
-        var lines: [String] = []
+        func line(_ text: String) { write(text + "\n") }
         let span = report.stats.lastTimeUs.map { " over " + TimelineFormat.duration($0 - timeline.startUs) } ?? ""
-        lines.append(style.bold(TerminalText.escape(analysis.info.path)) + ": " + analysis.info.linkTypeDescription
-                     + ", \(report.stats.records) records" + span
-                     + (report.stats.firstTimeUs.map { ", from " + Timestamp.iso8601(unixMicroseconds: $0) } ?? ""))
+        line(style.bold(TerminalText.escape(analysis.info.path)) + ": " + analysis.info.linkTypeDescription
+             + ", \(report.stats.records) records" + span
+             + (report.stats.firstTimeUs.map { ", from " + Timestamp.iso8601(unixMicroseconds: $0) } ?? ""))
         // Devices only seen advertising (a busy room's phones, watches, beacons) get one line each
         // after the devices something happened with, unless --verbose asks for every burst.
         let advertisingOnly = timeline.lanes.filter { lane in
             !verbose && lane.events.allSatisfy { $0.kind == .advertising || $0.kind == .addressChange }
         }
-        for lane in timeline.lanes where !advertisingOnly.contains(where: { $0.device.id == lane.device.id }) {
-            lines.append("")
-            lines.append(style.bold(TerminalText.escape(lane.title)) + "  " + TerminalText.escape(facts(lane.device)))
-            lines += events(lane.events, start: timeline.startUs)
+        let advertisingOnlyIDs = Set(advertisingOnly.map(\.device.id))
+        for lane in timeline.lanes where !advertisingOnlyIDs.contains(lane.device.id) {
+            line("")
+            line(style.bold(TerminalText.escape(lane.title)) + "  " + TerminalText.escape(facts(lane.device)))
+            events(lane.events, start: timeline.startUs, to: line)
         }
         if !advertisingOnly.isEmpty {
-            lines.append("")
-            lines.append(style.bold("Only advertising (\(advertisingOnly.count) device\(advertisingOnly.count == 1 ? "" : "s"))"))
+            line("")
+            line(style.bold("Only advertising (\(advertisingOnly.count) device\(advertisingOnly.count == 1 ? "" : "s"))"))
             for lane in advertisingOnly {
-                lines.append("  " + style.bold(TerminalText.escape(lane.title)) + "  "
-                             + TerminalText.escape(facts(lane.device)) + "  " + advertisingSummary(lane.device, start: timeline.startUs))
+                line("  " + style.bold(TerminalText.escape(lane.title)) + "  "
+                     + TerminalText.escape(facts(lane.device)) + "  " + advertisingSummary(lane.device, start: timeline.startUs))
             }
         }
         if !timeline.host.isEmpty {
-            lines.append("")
-            lines.append(style.bold("Host and capture"))
-            lines += events(timeline.host, start: timeline.startUs)
+            line("")
+            line(style.bold("Host and capture"))
+            events(timeline.host, start: timeline.startUs, to: line)
         }
-        lines.append("")
-        lines.append(closingSummary(report))
-        return lines.joined(separator: "\n") + "\n"
+        line("")
+        line(closingSummary(report))
     }
 
     /// `312 advertisements in 6 bursts, +35.67…+175.01 s, RSSI -98…-56 dBm`.
@@ -88,27 +96,25 @@ public struct TimelineText {
         return parts.joined(separator: "  ")
     }
 
-    func events(_ events: [TimelineEvent], start: Int64) -> [String] {
-        var lines: [String] = []
+    func events(_ events: [TimelineEvent], start: Int64, to line: (String) -> Void) {
         var previous = start
         for event in events {
             let stamp = event.timed ? self.stamp(event.timeUs, start: start, previous: previous) : ""
             if event.timed { previous = event.timeUs }
             var text = TerminalText.escape(event.text)
             if verbose && !event.records.isEmpty { text += "  " + records(event.records) }
-            lines.append("  " + pad(stamp) + "  " + (event.connectionID ?? "").padding(to: 4) + marker(event.severity)
-                         + paint(text, event.severity))
+            line("  " + pad(stamp) + "  " + (event.connectionID ?? "").padding(to: 4) + marker(event.severity)
+                 + paint(text, event.severity))
             guard verbose else { continue }
             // Transactions under a summary are not in line order: with delta times they show
             // their time from the first record instead.
             let detailFormat = TimelineText(style: style, time: time == .delta ? .relative : time, verbose: verbose)
             for detail in event.details {
-                let line = TerminalText.escape(detail.text) + "  " + records(detail.records)
-                lines.append("  " + pad(detailFormat.stamp(detail.timeUs, start: start, previous: previous)) + "      "
-                             + marker(detail.severity) + "  " + paint(line, detail.severity))
+                let text = TerminalText.escape(detail.text) + "  " + records(detail.records)
+                line("  " + pad(detailFormat.stamp(detail.timeUs, start: start, previous: previous)) + "      "
+                     + marker(detail.severity) + "  " + paint(text, detail.severity))
             }
         }
-        return lines
     }
 
     func stamp(_ us: Int64, start: Int64, previous: Int64) -> String {
@@ -139,18 +145,21 @@ public struct TimelineText {
         }
     }
 
-    /// `5 devices, 6 connections (1 still up at the end), 11 failures: att-error 2, …`.
+    /// `5 devices, 6 connections (1 still up at the end), 11 failures: att-error 2, …`. Failures
+    /// are all counted, also those past the listing cap.
     func closingSummary(_ report: SessionReport) -> String {
-        var byKind: [FailureKind: Int] = [:]
-        for failure in report.failures { byKind[failure.kind, default: 0] += 1 }
+        let byKind = report.stats.failuresByKind
+        let failures = byKind.values.reduce(0, +)
         let dangling = report.connections.filter(\.dangling).count
         func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
         return counted(report.devices.count, "device") + ", " + counted(report.connections.count, "connection")
             + (dangling > 0 ? " (\(dangling) still up at the end)" : "")
             + (report.attempts.isEmpty ? "" : ", " + counted(report.attempts.count, "attempt") + " that did not connect")
-            + ", " + counted(report.failures.count, "failure")
+            + ", " + counted(failures, "failure")
             + (byKind.isEmpty ? "" : ": " + byKind.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }
                 .joined(separator: ", "))
+            + (report.failures.count < failures
+               ? " (\(report.failures.count) listed: past \(SessionAnalyzer.failuresListedPerKind) of a kind, only counted)" : "")
     }
 }
 

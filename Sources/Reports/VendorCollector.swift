@@ -21,6 +21,10 @@ struct VendorCollector: VendorEventSink {
     private(set) var frames: [VendorFrame] = []
     private(set) var failures: [Failure] = []
     private(set) var commands: [VendorCommandEvent] = []
+    /// The commands of the link whose session is handing over events, swapped in and out like
+    /// `streamTotals`.
+    var commandRun = VendorCommandRun()
+    private var failedCommandsListed: [FailureKind: Int] = [:]
     private(set) var listingCapped = false
     private var failedFramesListed = 0
     private var failureCounts: [String: Int] = [:]
@@ -48,12 +52,33 @@ struct VendorCollector: VendorEventSink {
         }
         if keepsCommands, frame.direction == .hostToDevice || frame.outcome == .unsolicited || frame.outcome == .crcMismatch
             || frame.outcome == .malformed {
-            commands.append(commandEvent(frame))
+            takeCommand(commandEvent(frame))
         }
         if listed {
             if frame.plaintext == nil { framesWithoutPlaintext.append(frames.count) }
             frames.append(frame)
         }
+    }
+
+    /// Lists a failed command alone, up to the failures' cap per kind; past it, and for commands
+    /// that went well, the link's run decides (`VendorCommandRun`).
+    private mutating func takeCommand(_ command: VendorCommandEvent) {
+        guard let kind = command.outcome.failureKind else {
+            commandRun.take(command, into: &commands)
+            return
+        }
+        failedCommandsListed[kind, default: 0] += 1
+        guard failedCommandsListed[kind, default: 0] <= SessionAnalyzer.failuresListedPerKind else {
+            commandRun.take(command, listed: false, into: &commands)
+            return
+        }
+        commandRun.close(into: &commands)
+        commands.append(command)
+    }
+
+    /// Ends the link's run of commands (it went down, or the capture ended).
+    mutating func closeCommandRun() {
+        commandRun.close(into: &commands)
     }
 
     /// Counts one failure, and lists it up to the same cap as the session failures.

@@ -22,6 +22,7 @@ public struct VendorLayer {
         let number: Int
         var session: VendorSession
         var totals: [(direction: VendorDirection, handle: UInt16, totals: VendorTotals)] = []
+        var commandRun = VendorCommandRun()
 
         init(number: Int, session: VendorSession) {
             self.number = number
@@ -101,7 +102,10 @@ public struct VendorLayer {
         case .connectionEnded(let connection, let number, let timeUs):
             connectionDevices[number] = nil
             guard let index = index(of: number) else { return }
-            collect(link: index) { $0.session.linkDown(timeUs: timeUs, into: &$1) }
+            collect(link: index) {
+                $0.session.linkDown(timeUs: timeUs, into: &$1)
+                $1.closeCommandRun()
+            }
             addTotals(of: links[index], connection: connection)
             // The last link takes its place (their order matters nowhere: `finish` sorts), so
             // the links after it are not moved one by one.
@@ -113,7 +117,10 @@ public struct VendorLayer {
 
     public mutating func finish(endUs: Int64) {
         for index in links.indices.sorted(by: { links[$0].session.connection < links[$1].session.connection }) {
-            collect(link: index) { $0.session.finish(timeUs: endUs, into: &$1) }
+            collect(link: index) {
+                $0.session.finish(timeUs: endUs, into: &$1)
+                $1.closeCommandRun()
+            }
             addTotals(of: links[index], connection: links[index].session.connection)
         }
         links.removeAll()
@@ -160,12 +167,14 @@ public struct VendorLayer {
     }
 
     /// Runs `body` on the link at `index` with the collector taking its session's events, the
-    /// link's stream totals in the collector meanwhile; then gives the frames it listed without
-    /// their plaintext that plaintext, from the session.
+    /// link's stream totals and run of commands in the collector meanwhile; then gives the frames
+    /// it listed without their plaintext that plaintext, from the session.
     private mutating func collect(link index: Int, _ body: (inout Link, inout VendorCollector) -> Void) {
         swap(&collector.streamTotals, &links[index].totals)
+        swap(&collector.commandRun, &links[index].commandRun)
         body(&links[index], &collector)
         swap(&collector.streamTotals, &links[index].totals)
+        swap(&collector.commandRun, &links[index].commandRun)
         guard !collector.framesWithoutPlaintext.isEmpty else { return }
         for frame in collector.framesWithoutPlaintext {
             collector.restorePlaintext(at: frame, from: links[index].session)

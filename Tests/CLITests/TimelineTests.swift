@@ -174,6 +174,19 @@ struct TimelineTests {
         #expect(html.contains("C1 vendor UNLOCK seq 0x5A ok in 40 ms"))
     }
 
+    @Test func closingSummaryAndMarkdownCountFailuresPastTheListingCap() throws {
+        var analysis = Analysis.run(try CaptureFile.open(SharedCaptures.packageRoot.appendingPathComponent("Samples/demo-lock.btsnoop").path))
+        // As if 1,500 more ATT errors had come: counted, not listed.
+        analysis.report.stats.failuresByKind[.attError, default: 0] += 1_500
+        let text = TimelineText(style: Style(enabled: false)).render(analysis, timeline: Timeline(analysis))
+        #expect(text.hasSuffix("\n3 devices, 3 connections (1 still up at the end), 1 attempt that did not connect, 1506 failures: "
+                               + "att-error 1502, att-no-response 1, dangling-connection 1, hci-command-failed 1, link-lost 1 "
+                               + "(6 listed: past 1000 of a kind, only counted)\n"))
+        let markdown = MarkdownReport.render(analysis, commandLine: "bledecode x")
+        #expect(markdown.contains("| Failures | 1506, 6 listed (at most 1000 of a kind) |\n"))
+        #expect(markdown.contains("## Failures (1506, 6 listed (at most 1000 of a kind))\n"))
+    }
+
     @Test func timeBoundsParse() {
         #expect(TimeBound("12.5") == .relative(12_500_000))
         #expect(TimeBound("+3") == .relative(3_000_000))

@@ -208,8 +208,8 @@ struct ReportRunner {
         case .text:
             let colour = options.output == nil && Output.colorAllowed(options.color.rawValue)
             let filtered = timeline.filter.apply(to: Timeline(analysis))
-            out.write(TimelineText(style: Style(enabled: colour), time: timeline.time, verbose: timeline.verbose)
-                .render(analysis, timeline: filtered))
+            TimelineText(style: Style(enabled: colour), time: timeline.time, verbose: timeline.verbose)
+                .render(analysis, timeline: filtered) { out.write($0) }
         case .html:
             out.write(HTMLReport.render(analysis, timeline: timeline.filter.apply(to: Timeline(analysis)),
                                         commandLine: commandLine))

@@ -1,0 +1,131 @@
+import Sessions
+
+/// One connection's vendor commands on their way to the timeline, kept bounded by live state:
+/// of a run of commands that went well (between two listed failures, or the link's ends) the
+/// first `shownAtStart` and last `shownAtEnd` are listed, and one line stands for the rest when
+/// they are at least `fewestSummarized`. Before, every command was kept: 680 k lines and
+/// 567 MiB for a 3 M-packet capture.
+struct VendorCommandRun {
+    static let shownAtStart = 3
+    static let shownAtEnd = 3
+    static let fewestSummarized = 5
+
+    /// Commands taken since the run began.
+    private var taken = 0
+    /// The latest commands, oldest first: until a summary begins, as many as may still be listed.
+    private var latest: [VendorCommandEvent] = []
+    private var middle: Middle?
+
+    /// The commands a summary line stands for.
+    struct Middle {
+        var first: VendorCommandEvent
+        var lastUs: Int64
+        var count = 0
+        /// Commands that went well, by name, in the order the names first came.
+        var names: [Tally<String>] = []
+        var unsolicited = 0
+        var fastestMs: Int64?
+        var slowestMs: Int64?
+        /// Failed commands past the listing cap, by failure kind.
+        var unlisted: [Tally<FailureKind>] = []
+
+        init(_ command: VendorCommandEvent) {
+            first = command
+            lastUs = command.timeUs
+        }
+
+        mutating func add(_ command: VendorCommandEvent) {
+            count += 1
+            lastUs = max(lastUs, command.timeUs)
+            if let kind = command.outcome.failureKind {
+                Self.increment(&unlisted, kind)
+                return
+            }
+            if command.outcome == .unsolicited { unsolicited += 1 }
+            Self.increment(&names, command.name)
+            if let ms = command.latencyUs.map({ $0 / 1000 }) {
+                fastestMs = min(fastestMs ?? ms, ms)
+                slowestMs = max(slowestMs ?? ms, ms)
+            }
+        }
+
+        /// A key and how often it came.
+        struct Tally<Key: Equatable> {
+            var key: Key
+            var count: Int
+        }
+
+        static func increment<Key>(_ counts: inout [Tally<Key>], _ key: Key) {
+            if let index = counts.firstIndex(where: { $0.key == key }) {
+                counts[index].count += 1
+            } else {
+                counts.append(Tally(key: key, count: 1))
+            }
+        }
+
+        /// `89 more commands over 158 s: 89 ok in 53–71 ms (UNLOCK (0x10) ×22, …)`, one event over the span.
+        var event: VendorCommandEvent {
+            var parts: [String] = []
+            let fine = names.reduce(0) { $0 + $1.count }
+            if fine > 0 {
+                var part = "\(fine) ok"
+                if let fastestMs, let slowestMs { part += fastestMs == slowestMs ? " in \(fastestMs) ms" : " in \(fastestMs)–\(slowestMs) ms" }
+                let shown = names.prefix(Self.namesShown).map { "\($0.key) ×\($0.count)" }
+                    + (names.count > Self.namesShown ? ["\(names.count - Self.namesShown) other commands"] : [])
+                part += " (" + shown.joined(separator: ", ") + ")"
+                if unsolicited > 0 { part += ", \(unsolicited) of them unsolicited" }
+                parts.append(part)
+            }
+            if !unlisted.isEmpty {
+                parts.append("\(count - fine) failed, not listed past \(SessionAnalyzer.failuresListedPerKind) per kind ("
+                             + unlisted.map { "\($0.key.rawValue) \($0.count)" }.joined(separator: ", ") + ")")
+            }
+            let span = lastUs > first.timeUs ? " over " + TimelineFormat.duration(lastUs - first.timeUs) : ""
+            var event = first
+            event.summary = "\(count) more commands\(span): " + parts.joined(separator: "; ")
+            event.outcome = .ok
+            event.latencyUs = nil
+            event.run = VendorCommandEvent.Run(endUs: lastUs, count: count, failed: count - fine)
+            return event
+        }
+
+        /// Distinct command names a summary spells out.
+        static let namesShown = 8
+    }
+
+    /// Takes a command that went well (`listed` false: a failed one past the listing cap, which
+    /// only a summary counts) and lists in `list` what is decided.
+    mutating func take(_ command: VendorCommandEvent, listed: Bool = true, into list: inout [VendorCommandEvent]) {
+        taken += 1
+        if listed && taken <= Self.shownAtStart {
+            list.append(command)
+            return
+        }
+        guard listed else {
+            // The commands before it are no longer the run's last ones.
+            for earlier in latest { addToMiddle(earlier) }
+            latest.removeAll(keepingCapacity: true)
+            addToMiddle(command)
+            return
+        }
+        latest.append(command)
+        let kept = middle == nil ? Self.shownAtEnd + Self.fewestSummarized - 1 : Self.shownAtEnd
+        if latest.count > kept {
+            for earlier in latest.prefix(latest.count - Self.shownAtEnd) { addToMiddle(earlier) }
+            latest.removeFirst(latest.count - Self.shownAtEnd)
+        }
+    }
+
+    /// Ends the run (a listed failure, or the link's end): lists the line for its middle and
+    /// its last commands.
+    mutating func close(into list: inout [VendorCommandEvent]) {
+        if let middle { list.append(middle.event) }
+        list += latest
+        self = VendorCommandRun()
+    }
+
+    private mutating func addToMiddle(_ command: VendorCommandEvent) {
+        if middle == nil { middle = Middle(command) }
+        middle?.add(command)
+    }
+}
