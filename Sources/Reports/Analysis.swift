@@ -46,6 +46,11 @@ public struct Analysis {
         analysis.vendorTotals = vendor.totals
         analysis.vendorCommands = vendor.commands
         analysis.profiles = profiles.map(\.name)
+        if analysis.report.transactionListingCapped {
+            analysis.diagnostics.append(CaptureDiagnostic(
+                severity: .warning, kind: .other, file: reader.info.path, recordNumber: nil, byteOffset: nil,
+                message: "more than \(options.transactionsListedPerCapture) ATT transactions: past that, only failed ones are listed, at most \(SessionAnalyzer.failuresListedPerKind) of them (totals stay complete)"))
+        }
         if vendor.listingCapped {
             analysis.diagnostics.append(CaptureDiagnostic(
                 severity: .warning, kind: .other, file: reader.info.path, recordNumber: nil, byteOffset: nil,

@@ -10,24 +10,25 @@ extension HTMLReport {
     /// `[start, end or null (still open), severity, kind (0 advertising, 1 connection), text]`
     /// and marks `[time, severity, kind (0 event, 1 command, 2 failure), text]`, sorted by time.
     /// Text has control characters made visible, as on the terminal.
-    static func data(_ timeline: Timeline, report: SessionReport) -> [UInt8] {
+    /// Handed to `emit` a lane at a time.
+    static func data(_ timeline: Timeline, emit: ([UInt8]) -> Void) {
         let start = timeline.startUs
-        var json = JSONWriter(capacity: 1 << 16)
-        json.beginObject()
-        json.field("end", timeline.endUs - start)
-        json.key("lanes")
-        json.beginArray()
-        for lane in timeline.lanes {
-            let sub = lane.device.addresses.map { "\($0.address) (\($0.type.rawValue))" }.joined(separator: ", ")
-            write(lane.events, id: lane.device.id, title: lane.title, sub: sub, device: true, start: start, into: &json)
+        emit(Array("{\"end\":\(timeline.endUs - start),\"lanes\":[".utf8))
+        var separator: [UInt8] = []
+        func lane(_ events: [TimelineEvent], id: String, title: String, sub: String, device: Bool) {
+            var json = JSONWriter(capacity: 1 << 12)
+            write(events, id: id, title: title, sub: sub, device: device, start: start, into: &json)
+            emit(separator + json.bytes)
+            separator = Array(",".utf8)
+        }
+        for device in timeline.lanes {
+            let sub = device.device.addresses.map { "\($0.address) (\($0.type.rawValue))" }.joined(separator: ", ")
+            lane(device.events, id: device.device.id, title: device.title, sub: sub, device: true)
         }
         if !timeline.host.isEmpty {
-            write(timeline.host, id: "host", title: "Host and capture", sub: "not tied to a device", device: false,
-                  start: start, into: &json)
+            lane(timeline.host, id: "host", title: "Host and capture", sub: "not tied to a device", device: false)
         }
-        json.endArray()
-        json.endObject()
-        return json.bytes
+        emit(Array("]}".utf8))
     }
 
     static func write(_ events: [TimelineEvent], id: String, title: String, sub: String, device: Bool, start: Int64,

@@ -9,9 +9,17 @@ import Sessions
 /// page's script from one JSON blob (`HTMLReport.data`), which `JSONWriter` keeps inert.
 public enum HTMLReport {
     public static func render(_ analysis: Analysis, timeline: Timeline, commandLine: String) -> String {
+        var html = ""
+        render(analysis, timeline: timeline, commandLine: commandLine) { html += $0 }
+        return html
+    }
+
+    /// Hands the page to `write` a piece at a time (the lanes' data one lane each), so that a
+    /// long capture's page is never held whole.
+    public static func render(_ analysis: Analysis, timeline: Timeline, commandLine: String, to write: (String) -> Void) {
         let report = analysis.report
         let title = "bledecode: " + HTMLText.escape(analysis.info.path)
-        var html = """
+        write("""
             <!DOCTYPE html>
             <html lang="en">
             <head>
@@ -24,9 +32,9 @@ public enum HTMLReport {
             <body>
             <h1>\(title)</h1>
 
-            """
-        html += facts(analysis, commandLine: commandLine)
-        html += """
+            """)
+        write(facts(analysis, commandLine: commandLine))
+        write("""
             <section id="timeline">
             <h2>Timeline</h2>
             <div class="toolbar"><button type="button" id="zoom-in">Zoom in</button><button type="button" id="zoom-out">Zoom out</button><button type="button" id="zoom-reset">Whole capture</button>
@@ -37,14 +45,13 @@ public enum HTMLReport {
             <div id="detail" class="detail">Click a mark to keep its details here.</div>
             </section>
 
-            """
-        html += failures(report, start: timeline.startUs)
-        html += devices(report)
-        html += "<div id=\"tip\" class=\"tip\" hidden></div>\n"
-        html += "<script type=\"application/json\" id=\"bledecode-data\">"
-        html += String(decoding: data(timeline, report: report), as: UTF8.self)
-        html += "</script>\n<script>\(script)</script>\n</body>\n</html>\n"
-        return html
+            """)
+        write(failures(report, start: timeline.startUs))
+        write(devices(report))
+        write("<div id=\"tip\" class=\"tip\" hidden></div>\n")
+        write("<script type=\"application/json\" id=\"bledecode-data\">")
+        data(timeline) { write(String(decoding: $0, as: UTF8.self)) }
+        write("</script>\n<script>\(script)</script>\n</body>\n</html>\n")
     }
 
     static func facts(_ analysis: Analysis, commandLine: String) -> String {
@@ -59,7 +66,7 @@ public enum HTMLReport {
         let dangling = report.connections.filter(\.dangling).count
         rows.append(("Devices", "\(report.devices.count)"))
         rows.append(("Connections", "\(report.connections.count)" + (dangling > 0 ? " (\(dangling) still up at the end)" : "")))
-        rows.append(("Failures", "\(report.failures.count)"))
+        rows.append(("Failures", failureCount(report)))
         rows.append(("Command line", commandLine))
         return "<section id=\"capture\"><h2>Capture</h2><table class=\"facts\">\n"
             + rows.map { "<tr><th>\(HTMLText.escape($0.0))</th><td>\(HTMLText.escape($0.1))</td></tr>\n" }.joined()
@@ -69,7 +76,7 @@ public enum HTMLReport {
     /// Each row links to its moment on the timeline (`data-t`: µs from the first record).
     static func failures(_ report: SessionReport, start: Int64) -> String {
         let titles = Dictionary(report.devices.map { ($0.id, TimelineFormat.title($0)) }, uniquingKeysWith: { a, _ in a })
-        var html = "<section id=\"failures\"><h2>Failures (\(report.failures.count))</h2>\n"
+        var html = "<section id=\"failures\"><h2>Failures (\(HTMLText.escape(failureCount(report))))</h2>\n"
         guard !report.failures.isEmpty else { return html + "<p>None.</p></section>\n" }
         html += "<table class=\"list\"><tr><th>Time</th><th>Device</th><th>Connection</th><th>Kind</th><th>Summary</th><th>Record</th></tr>\n"
         let dangling = Set(report.connections.filter(\.dangling).map(\.id))
@@ -83,6 +90,14 @@ public enum HTMLReport {
                 + "<td>\(HTMLText.escape(failure.summary))</td><td>\(failure.record.map { "#\($0)" } ?? "—")</td></tr>\n"
         }
         return html + "</table></section>\n"
+    }
+
+    /// Every failure counted, also those past the listing cap (`6` or `1506, 6 listed (…)`).
+    static func failureCount(_ report: SessionReport) -> String {
+        let failures = report.stats.failuresByKind.values.reduce(0, +)
+        return report.failures.count < failures
+            ? "\(failures), \(report.failures.count) listed (at most \(SessionAnalyzer.failuresListedPerKind) of a kind)"
+            : "\(failures)"
     }
 
     static func devices(_ report: SessionReport) -> String {

@@ -24,10 +24,7 @@ public enum MarkdownReport {
         facts.append(("Devices", "\(report.devices.count)"))
         facts.append(("Connections", "\(report.connections.count)" + (dangling > 0 ? " (\(dangling) still up at the end)" : "")))
         // Past the listing cap failures are only counted: the count says so.
-        let failures = report.stats.failuresByKind.values.reduce(0, +)
-        let counted = report.failures.count < failures
-            ? "\(failures), \(report.failures.count) listed (at most \(SessionAnalyzer.failuresListedPerKind) of a kind)"
-            : "\(failures)"
+        let counted = HTMLReport.failureCount(report)
         facts.append(("Failures", counted))
         lines += facts.map { "| \($0.0) | " + MarkdownText.escape($0.1) + " |" }
 

@@ -78,12 +78,15 @@ extension SessionAnalyzer {
         } ?? false
         conn.updateTotals(key) { Self.count(transaction, normalEnd: normalEnd, in: &$0) }
         let failed = !normalEnd && transaction.outcome != .ok && transaction.outcome != .noResponseExpected
-        guard conn.connection.transactions.count < Self.transactionsListedPerConnection else { return }
-        switch options.transactions {
-        case .all: conn.connection.transactions.append(transaction)
-        case .failed where failed: conn.connection.transactions.append(transaction)
-        default: break
+        guard options.transactions == .all || options.transactions == .failed && failed,
+              conn.connection.transactions.count < Self.transactionsListedPerConnection else { return }
+        let room = options.transactionsListedPerCapture + (failed ? Self.failuresListedPerKind : 0)
+        guard transactionsListed < room else {
+            transactionListingCapped = true
+            return
         }
+        transactionsListed += 1
+        conn.connection.transactions.append(transaction)
     }
 
     static func count(_ transaction: ATTTransaction, normalEnd: Bool, in aggregate: inout TransactionTotals.Aggregate) {

@@ -17,12 +17,18 @@ public struct SessionOptions: Sendable {
     /// rules): addresses with the same identity are one device, and the profile's name travels
     /// with the device's ATT values to the vendor decoders.
     public var classifier: (@Sendable (AdvertisingData) -> DeviceClassification?)?
+    /// Transactions listed in the whole capture (`--transactions all`, the HTML report's ticks);
+    /// past it only failed ones, at most `SessionAnalyzer.failuresListedPerKind` more. Without it
+    /// a 3 M-packet capture's HTML report held a million transactions: a 76 MB page, 490 MiB at peak.
+    public var transactionsListedPerCapture: Int
 
     public init(transactions: TransactionListing = .failed, transactionTimeoutUs: Int64 = 30_000_000,
-                classifier: (@Sendable (AdvertisingData) -> DeviceClassification?)? = nil) {
+                classifier: (@Sendable (AdvertisingData) -> DeviceClassification?)? = nil,
+                transactionsListedPerCapture: Int = 100_000) {
         self.transactions = transactions
         self.transactionTimeoutUs = transactionTimeoutUs
         self.classifier = classifier
+        self.transactionsListedPerCapture = transactionsListedPerCapture
     }
 }
 
@@ -105,6 +111,9 @@ public struct SessionAnalyzer {
     var classified: Set<Int> = []
     /// ATT PDUs per opcode, counted here and copied into `stats.attPDUs` by `finish`.
     var attOpcodeCounts = [Int](repeating: 0, count: 256)
+    /// Transactions listed so far in the whole capture, and whether one was left out for the cap.
+    var transactionsListed = 0
+    var transactionListingCapped = false
 
     public init(options: SessionOptions = SessionOptions()) { self.options = options }
 

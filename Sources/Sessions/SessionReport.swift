@@ -13,6 +13,9 @@ public struct SessionReport: Sendable {
     /// In time order.
     public var failures: [Failure]
     public var transactionListing: SessionOptions.TransactionListing
+    /// True when transactions were left out of the listing for the capture's cap
+    /// (`SessionOptions.transactionsListedPerCapture`).
+    public var transactionListingCapped = false
 }
 
 extension SessionReport {
@@ -69,7 +72,7 @@ extension SessionAnalyzer {
             commands: commandTotals.values.sorted { $0.opcode.rawValue < $1.opcode.rawValue },
             failures: failures.enumerated().sorted { ($0.element.timeUs, $0.offset) < ($1.element.timeUs, $1.offset) }
                 .map(\.element),
-            transactionListing: options.transactions)
+            transactionListing: options.transactions, transactionListingCapped: transactionListingCapped)
         return (report, events)
     }
 

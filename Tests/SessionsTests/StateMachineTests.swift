@@ -103,6 +103,27 @@ struct StateMachineTests {
         #expect(report.connections[0].transactions.map(\.outcome) == [.noResponse])
     }
 
+    /// Past the capture's cap only failed transactions are listed; the totals count them all.
+    @Test(arguments: [4, 8])
+    func transactionListingStopsAtTheCaptureCap(cap: Int) {
+        var s = connected()
+        for _ in 0..<6 {
+            s.att(handle: handle, .sent, [0x0A, 0x10, 0x00])
+            s.att(handle: handle, .received, [0x0B, 0x01])
+        }
+        for _ in 0..<2 {
+            s.att(handle: handle, .sent, [0x0A, 0x10, 0x00])
+            s.att(handle: handle, .received, [0x01, 0x0A, 0x10, 0x00, 0x02])   // Read Not Permitted
+        }
+        s.disconnectionComplete(handle: handle, reason: 0x13)
+        let report = analyze(s.records, options: SessionOptions(transactions: .all, transactionsListedPerCapture: cap)).report
+        let outcomes = report.connections[0].transactions.map(\.outcome)
+        #expect(outcomes == (cap == 4 ? [.ok, .ok, .ok, .ok, .error, .error] : [.ok, .ok, .ok, .ok, .ok, .ok, .error, .error]))
+        #expect(report.transactionListingCapped == (cap == 4))
+        let read = report.connections[0].transactionTotals.byKey.first { $0.key.opcode == 0x0A && $0.key.handle == 0x0010 }
+        #expect(read?.value.count == 8 && read?.value.errors == 2)
+    }
+
     @Test func requestUnansweredFor30SecondsTimesOut() {
         var s = connected()
         s.att(handle: handle, .sent, [0x0A, 0x10, 0x00])

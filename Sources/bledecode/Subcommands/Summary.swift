@@ -211,8 +211,8 @@ struct ReportRunner {
             TimelineText(style: Style(enabled: colour), time: timeline.time, verbose: timeline.verbose)
                 .render(analysis, timeline: filtered) { out.write($0) }
         case .html:
-            out.write(HTMLReport.render(analysis, timeline: timeline.filter.apply(to: Timeline(analysis)),
-                                        commandLine: commandLine))
+            HTMLReport.render(analysis, timeline: timeline.filter.apply(to: Timeline(analysis)),
+                              commandLine: commandLine) { out.write($0) }
         case .markdown:
             out.write(MarkdownReport.render(analysis, commandLine: commandLine))
         }
