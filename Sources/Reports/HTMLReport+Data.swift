@@ -11,9 +11,9 @@ extension HTMLReport {
     /// and marks `[time, severity, kind (0 event, 1 command, 2 failure), text]`, sorted by time.
     /// Text has control characters made visible, as on the terminal.
     /// Handed to `emit` a lane at a time.
-    static func data(_ timeline: Timeline, emit: ([UInt8]) -> Void) {
-        let start = timeline.startUs
-        emit(Array("{\"end\":\(timeline.endUs - start),\"lanes\":[".utf8))
+    static func data(startUs start: Int64, endUs: Int64, lanes: some Sequence<TimelineLane>, host: [TimelineEvent],
+                     emit: ([UInt8]) -> Void) {
+        emit(Array("{\"end\":\(endUs - start),\"lanes\":[".utf8))
         var separator: [UInt8] = []
         func lane(_ events: [TimelineEvent], id: String, title: String, sub: String, device: Bool) {
             var json = JSONWriter(capacity: 1 << 12)
@@ -21,12 +21,12 @@ extension HTMLReport {
             emit(separator + json.bytes)
             separator = Array(",".utf8)
         }
-        for device in timeline.lanes {
+        for device in lanes {
             let sub = device.device.addresses.map { "\($0.address) (\($0.type.rawValue))" }.joined(separator: ", ")
             lane(device.events, id: device.device.id, title: device.title, sub: sub, device: true)
         }
-        if !timeline.host.isEmpty {
-            lane(timeline.host, id: "host", title: "Host and capture", sub: "not tied to a device", device: false)
+        if !host.isEmpty {
+            lane(host, id: "host", title: "Host and capture", sub: "not tied to a device", device: false)
         }
         emit(Array("]}".utf8))
     }

@@ -10,13 +10,22 @@ import Sessions
 public enum HTMLReport {
     public static func render(_ analysis: Analysis, timeline: Timeline, commandLine: String) -> String {
         var html = ""
-        render(analysis, timeline: timeline, commandLine: commandLine) { html += $0 }
+        render(analysis, startUs: timeline.startUs, endUs: timeline.endUs, lanes: timeline.lanes, host: timeline.host,
+               commandLine: commandLine) { html += $0 }
         return html
     }
 
-    /// Hands the page to `write` a piece at a time (the lanes' data one lane each), so that a
-    /// long capture's page is never held whole.
-    public static func render(_ analysis: Analysis, timeline: Timeline, commandLine: String, to write: (String) -> Void) {
+    /// Hands the page to `write` a piece at a time, the lanes built, filtered and written one at
+    /// a time, so that neither a long capture's page nor its whole timeline is held.
+    public static func render(_ analysis: Analysis, building builder: TimelineBuilder, filter: TimelineFilter,
+                              commandLine: String, to write: (String) -> Void) {
+        let lanes = builder.lanes.lazy.compactMap { filter.apply(to: $0, startUs: builder.startUs) }
+        render(analysis, startUs: builder.startUs, endUs: builder.endUs, lanes: lanes,
+               host: filter.apply(host: builder.host, startUs: builder.startUs), commandLine: commandLine, to: write)
+    }
+
+    private static func render(_ analysis: Analysis, startUs: Int64, endUs: Int64, lanes: some Sequence<TimelineLane>,
+                               host: [TimelineEvent], commandLine: String, to write: (String) -> Void) {
         let report = analysis.report
         let title = "bledecode: " + HTMLText.escape(analysis.info.path)
         write("""
@@ -46,11 +55,11 @@ public enum HTMLReport {
             </section>
 
             """)
-        write(failures(report, start: timeline.startUs))
+        write(failures(report, start: startUs))
         write(devices(report))
         write("<div id=\"tip\" class=\"tip\" hidden></div>\n")
         write("<script type=\"application/json\" id=\"bledecode-data\">")
-        data(timeline) { write(String(decoding: $0, as: UTF8.self)) }
+        data(startUs: startUs, endUs: endUs, lanes: lanes, host: host) { write(String(decoding: $0, as: UTF8.self)) }
         write("</script>\n<script>\(script)</script>\n</body>\n</html>\n")
     }
 

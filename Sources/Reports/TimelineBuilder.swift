@@ -4,39 +4,77 @@ import HCI
 import Sessions
 
 extension Timeline {
-    /// Builds the per-device timeline. Failures are lines of their own (with the model's
-    /// one-line reason); a normal line a failure already tells is left out (the disconnection of
-    /// a lost link, a failed attempt), so nothing is said twice and nothing normal stands out.
+    /// Builds the whole per-device timeline (`TimelineBuilder`, every lane).
     public init(_ analysis: Analysis) {
+        let builder = TimelineBuilder(analysis)
+        startUs = builder.startUs
+        endUs = builder.endUs
+        lanes = Array(builder.lanes)
+        host = builder.host
+    }
+}
+
+/// Builds the per-device timeline a device at a time (`lane(for:)`), so that a renderer that
+/// streams holds one lane and not the whole timeline. Failures are lines of their own (with the
+/// model's one-line reason); a normal line a failure already tells is left out (the
+/// disconnection of a lost link, a failed attempt), so nothing is said twice and nothing normal
+/// stands out.
+public struct TimelineBuilder {
+    public let startUs: Int64
+    public let endUs: Int64
+    /// Events tied to no device (or to a device id no longer in the device list), in time order.
+    public let host: [TimelineEvent]
+    private let analysis: Analysis
+    /// What each device's lane is made of, by index into the report's lists, per device id.
+    private var connections: [String: [Int]] = [:]
+    private var cancelledAttempts: [String: [Int]] = [:]
+    private var commands: [String: [Int]] = [:]
+    private var failures: [String: [Int]] = [:]
+    private let gattByDevice: [String: [GATTAttribute]]
+    private let lostLinks: Set<String>
+    private let danglingIDs: Set<String>
+
+    public init(_ analysis: Analysis) {
+        self.analysis = analysis
         let report = analysis.report
         startUs = report.stats.firstTimeUs ?? 0
         endUs = report.stats.lastTimeUs ?? startUs
-        var events: [String: [TimelineEvent]] = [:]
+        gattByDevice = Dictionary(report.devices.map { ($0.id, $0.gatt) }, uniquingKeysWith: { a, _ in a })
+        lostLinks = Set(report.failures.filter { $0.kind == .linkLost }.compactMap(\.connectionID))
+        danglingIDs = Set(report.connections.filter(\.dangling).map(\.id))
+        let known = Set(report.devices.map(\.id))
         var host: [TimelineEvent] = []
-        func add(_ event: TimelineEvent, device: String?) {
-            if let device { events[device, default: []].append(event) } else { host.append(event) }
-        }
-        let gattByDevice = Dictionary(report.devices.map { ($0.id, $0.gatt) }, uniquingKeysWith: { a, _ in a })
-
-        for device in report.devices {
-            for event in Self.advertising(device) { add(event, device: device.id) }
-        }
-        let lostLinks = Set(report.failures.filter { $0.kind == .linkLost }.compactMap(\.connectionID))
-        for connection in report.connections {
-            let gatt = connection.deviceID.flatMap { gattByDevice[$0] } ?? []
-            for event in Self.connectionEvents(connection, gatt: gatt, lost: lostLinks.contains(connection.id)) {
-                add(event, device: connection.deviceID)
+        // Indices go to their device's list; events of no device (or of an id no longer in
+        // the device list, which should not happen) are made now, for the host's lane.
+        func place(_ index: Int, device: String?, in lists: inout [String: [Int]], event: () -> TimelineEvent) {
+            if let device, known.contains(device) {
+                lists[device, default: []].append(index)
+            } else {
+                var line = event()
+                if let device { line.text = device + ": " + line.text }
+                host.append(line)
             }
         }
-        for attempt in report.attempts where attempt.outcome == .cancelled {
-            let waited = attempt.endUs.map { " after waiting " + TimelineFormat.duration($0 - attempt.createUs) } ?? ""
-            add(TimelineEvent(kind: .attempt, timeUs: attempt.createUs, endUs: attempt.endUs,
-                              text: "connection attempt cancelled by the host" + waited), device: attempt.deviceID)
+        for (index, connection) in report.connections.enumerated() {
+            if let device = connection.deviceID, known.contains(device) {
+                connections[device, default: []].append(index)
+            } else {
+                for event in Timeline.connectionEvents(connection, gatt: [], lost: lostLinks.contains(connection.id)) {
+                    var line = event
+                    if let device = connection.deviceID { line.text = device + ": " + line.text }
+                    host.append(line)
+                }
+            }
+        }
+        for (index, attempt) in report.attempts.enumerated() where attempt.outcome == .cancelled {
+            place(index, device: attempt.deviceID, in: &cancelledAttempts) { Self.cancelledEvent(attempt) }
         }
         let deviceOfConnection = Dictionary(report.connections.map { ($0.id, $0.deviceID) }, uniquingKeysWith: { a, _ in a })
-        let absorbed = Self.vendorCommandsToldByFailures(analysis.vendorCommands, failures: report.failures)
+        let absorbed = Timeline.vendorCommandsToldByFailures(analysis.vendorCommands, failures: report.failures)
         for (index, command) in analysis.vendorCommands.enumerated() where !absorbed.contains(index) {
-            add(Self.vendorEvent(command), device: command.deviceID ?? deviceOfConnection[command.connectionID] ?? nil)
+            place(index, device: command.deviceID ?? deviceOfConnection[command.connectionID] ?? nil, in: &commands) {
+                Timeline.vendorEvent(command)
+            }
         }
         // A rejected LE Create Connection fails as an HCI command with no device: it belongs to
         // the device the attempt was for.
@@ -44,27 +82,53 @@ extension Timeline {
         for attempt in report.attempts where attempt.outcome == .rejected {
             if let end = attempt.endUs, let device = attempt.deviceID { rejected[end] = device }
         }
-        let danglingIDs = Set(report.connections.filter(\.dangling).map(\.id))
-        for failure in report.failures {
+        for (index, failure) in report.failures.enumerated() {
             let device = failure.deviceID ?? (failure.kind == .hciCommandFailed ? rejected[failure.timeUs] : nil)
-            add(Self.failureEvent(failure, pendingAtEnd: failure.connectionID.map(danglingIDs.contains) ?? false),
-                device: device)
+            place(index, device: device, in: &failures) { [danglingIDs] in
+                Timeline.failureEvent(failure, pendingAtEnd: failure.connectionID.map(danglingIDs.contains) ?? false)
+            }
         }
-
-        func ordered(_ list: [TimelineEvent]) -> [TimelineEvent] {
-            list.enumerated().sorted { ($0.element.timeUs, Self.rank($0.element), $0.offset)
-                < ($1.element.timeUs, Self.rank($1.element), $1.offset) }.map(\.element)
-        }
-        // Each device's list leaves `events` as its lane takes the ordered copy: never both whole.
-        lanes = report.devices.compactMap { device in
-            events.removeValue(forKey: device.id)
-                .map { TimelineLane(device: device, title: TimelineFormat.title(device), events: ordered($0)) }
-        }
-        // Events of a device id no longer in the device list (should not happen) stay visible.
-        for (id, list) in events { host += list.map { var e = $0; e.text = id + ": " + e.text; return e } }
-        self.host = ordered(host)
+        self.host = Self.ordered(host)
     }
 
+    /// Every device's lane, in the order devices were first seen, each built as it is read.
+    public var lanes: some Sequence<TimelineLane> {
+        analysis.report.devices.lazy.compactMap { lane(for: $0) }
+    }
+
+    /// The device's events in time order, nil when it has none.
+    public func lane(for device: Device) -> TimelineLane? {
+        let report = analysis.report
+        var events = Timeline.advertising(device)
+        let gatt = gattByDevice[device.id] ?? []
+        for index in connections[device.id] ?? [] {
+            let connection = report.connections[index]
+            events += Timeline.connectionEvents(connection, gatt: gatt, lost: lostLinks.contains(connection.id))
+        }
+        for index in cancelledAttempts[device.id] ?? [] { events.append(Self.cancelledEvent(report.attempts[index])) }
+        for index in commands[device.id] ?? [] { events.append(Timeline.vendorEvent(analysis.vendorCommands[index])) }
+        for index in failures[device.id] ?? [] {
+            let failure = report.failures[index]
+            events.append(Timeline.failureEvent(failure, pendingAtEnd: failure.connectionID.map(danglingIDs.contains) ?? false))
+        }
+        guard !events.isEmpty else { return nil }
+        return TimelineLane(device: device, title: TimelineFormat.title(device), events: Self.ordered(events))
+    }
+
+    static func cancelledEvent(_ attempt: ConnectionAttempt) -> TimelineEvent {
+        let waited = attempt.endUs.map { " after waiting " + TimelineFormat.duration($0 - attempt.createUs) } ?? ""
+        return TimelineEvent(kind: .attempt, timeUs: attempt.createUs, endUs: attempt.endUs,
+                             text: "connection attempt cancelled by the host" + waited)
+    }
+
+    /// In time order; at one instant, as `Timeline.rank` says, then as listed.
+    static func ordered(_ list: [TimelineEvent]) -> [TimelineEvent] {
+        list.enumerated().sorted { ($0.element.timeUs, Timeline.rank($0.element), $0.offset)
+            < ($1.element.timeUs, Timeline.rank($1.element), $1.offset) }.map(\.element)
+    }
+}
+
+extension Timeline {
     /// The vendor commands that did not end well and that a vendor failure of the profile
     /// already tells (with its reason): on the same connection, at or before the failure, with
     /// no successful command in between. Their indices in `commands`.

@@ -42,32 +42,47 @@ public struct TimelineFilter: Sendable {
     /// lines that matched on it.
     public func apply(to timeline: Timeline) -> Timeline {
         guard !isEmpty else { return timeline }
-        let low = since?.resolve(start: timeline.startUs)
-        let high = until?.resolve(start: timeline.startUs)
-        func keep(_ event: TimelineEvent, gatt: [GATTAttribute]) -> Bool {
-            if let low, (event.endUs ?? event.timeUs) < low { return false }
-            if let high, event.timeUs > high { return false }
-            if onlyFailures && event.severity == .normal { return false }
-            return about(event, gatt: gatt)
-        }
         var out = timeline
-        out.lanes = timeline.lanes.compactMap { lane in
-            guard matches(lane.device) else { return nil }
-            var events = lane.events.filter { keep($0, gatt: lane.device.gatt) }
-            if !handles.isEmpty || !uuids.isEmpty {
-                let touched = Set(events.compactMap(\.connectionID))
-                events = lane.events.filter { event in
-                    (event.kind == .connected && event.connectionID.map(touched.contains) == true && !onlyFailures)
-                        || keep(event, gatt: lane.device.gatt)
-                }
-            }
-            guard !events.isEmpty else { return nil }
-            var kept = lane
-            kept.events = events
-            return kept
-        }
-        out.host = devices.isEmpty ? timeline.host.filter { keep($0, gatt: []) } : []
+        out.lanes = timeline.lanes.compactMap { apply(to: $0, startUs: timeline.startUs) }
+        out.host = apply(host: timeline.host, startUs: timeline.startUs)
         return out
+    }
+
+    /// One lane as `apply(to:)` filters it; nil when nothing is left of it.
+    public func apply(to lane: TimelineLane, startUs: Int64) -> TimelineLane? {
+        guard !isEmpty else { return lane }
+        guard matches(lane.device) else { return nil }
+        let window = self.window(startUs: startUs)
+        var events = lane.events.filter { keep($0, gatt: lane.device.gatt, window: window) }
+        if !handles.isEmpty || !uuids.isEmpty {
+            let touched = Set(events.compactMap(\.connectionID))
+            events = lane.events.filter { event in
+                (event.kind == .connected && event.connectionID.map(touched.contains) == true && !onlyFailures)
+                    || keep(event, gatt: lane.device.gatt, window: window)
+            }
+        }
+        guard !events.isEmpty else { return nil }
+        var kept = lane
+        kept.events = events
+        return kept
+    }
+
+    /// The host's events as `apply(to:)` filters them: none when devices are asked for.
+    public func apply(host: [TimelineEvent], startUs: Int64) -> [TimelineEvent] {
+        guard !isEmpty else { return host }
+        let window = self.window(startUs: startUs)
+        return devices.isEmpty ? host.filter { keep($0, gatt: [], window: window) } : []
+    }
+
+    private func window(startUs: Int64) -> (low: Int64?, high: Int64?) {
+        (since?.resolve(start: startUs), until?.resolve(start: startUs))
+    }
+
+    private func keep(_ event: TimelineEvent, gatt: [GATTAttribute], window: (low: Int64?, high: Int64?)) -> Bool {
+        if let low = window.low, (event.endUs ?? event.timeUs) < low { return false }
+        if let high = window.high, event.timeUs > high { return false }
+        if onlyFailures && event.severity == .normal { return false }
+        return about(event, gatt: gatt)
     }
 
     func about(_ event: TimelineEvent, gatt: [GATTAttribute]) -> Bool {

@@ -31,35 +31,47 @@ public struct TimelineText {
     /// Hands the timeline to `write` a line at a time, each with its newline, so that a long one
     /// is never held whole (a 3 M-packet capture's is 14 MB).
     public func render(_ analysis: Analysis, timeline: Timeline, to write: (String) -> Void) {
+        render(analysis, startUs: timeline.startUs, lanes: timeline.lanes, host: timeline.host, to: write)
+    }
+
+    /// Builds, filters and writes one lane at a time: only one device's events are held.
+    public func render(_ analysis: Analysis, building builder: TimelineBuilder, filter: TimelineFilter,
+                       to write: (String) -> Void) {
+        let lanes = builder.lanes.lazy.compactMap { filter.apply(to: $0, startUs: builder.startUs) }
+        render(analysis, startUs: builder.startUs, lanes: lanes, host: filter.apply(host: builder.host, startUs: builder.startUs),
+               to: write)
+    }
+
+    private func render(_ analysis: Analysis, startUs: Int64, lanes: some Sequence<TimelineLane>, host: [TimelineEvent],
+                        to write: (String) -> Void) {
         let report = analysis.report
         func line(_ text: String) { write(text + "\n") }
-        let span = report.stats.lastTimeUs.map { " over " + TimelineFormat.duration($0 - timeline.startUs) } ?? ""
+        let span = report.stats.lastTimeUs.map { " over " + TimelineFormat.duration($0 - startUs) } ?? ""
         line(style.bold(TerminalText.escape(analysis.info.path)) + ": " + analysis.info.linkTypeDescription
              + ", \(report.stats.records) records" + span
              + (report.stats.firstTimeUs.map { ", from " + Timestamp.iso8601(unixMicroseconds: $0) } ?? ""))
         // Devices only seen advertising (a busy room's phones, watches, beacons) get one line each
         // after the devices something happened with, unless --verbose asks for every burst.
-        let advertisingOnly = timeline.lanes.filter { lane in
-            !verbose && lane.events.allSatisfy { $0.kind == .advertising || $0.kind == .addressChange }
-        }
-        let advertisingOnlyIDs = Set(advertisingOnly.map(\.device.id))
-        for lane in timeline.lanes where !advertisingOnlyIDs.contains(lane.device.id) {
+        var advertisingOnly: [String] = []
+        for lane in lanes {
+            if !verbose && lane.events.allSatisfy({ $0.kind == .advertising || $0.kind == .addressChange }) {
+                advertisingOnly.append("  " + style.bold(TerminalText.escape(lane.title)) + "  "
+                                       + TerminalText.escape(facts(lane.device)) + "  " + advertisingSummary(lane.device, start: startUs))
+                continue
+            }
             line("")
             line(style.bold(TerminalText.escape(lane.title)) + "  " + TerminalText.escape(facts(lane.device)))
-            events(lane.events, start: timeline.startUs, to: line)
+            events(lane.events, start: startUs, to: line)
         }
         if !advertisingOnly.isEmpty {
             line("")
             line(style.bold("Only advertising (\(advertisingOnly.count) device\(advertisingOnly.count == 1 ? "" : "s"))"))
-            for lane in advertisingOnly {
-                line("  " + style.bold(TerminalText.escape(lane.title)) + "  "
-                     + TerminalText.escape(facts(lane.device)) + "  " + advertisingSummary(lane.device, start: timeline.startUs))
-            }
+            advertisingOnly.forEach(line)
         }
-        if !timeline.host.isEmpty {
+        if !host.isEmpty {
             line("")
             line(style.bold("Host and capture"))
-            events(timeline.host, start: timeline.startUs, to: line)
+            events(host, start: startUs, to: line)
         }
         line("")
         line(closingSummary(report))

@@ -5,6 +5,7 @@ import Foundation
 import Reports
 import Sessions
 import Testing
+import VendorDecoding
 
 /// The terminal timeline, `bledecode CAPTURE`'s default output.
 @Suite(.serialized)
@@ -185,6 +186,28 @@ struct TimelineTests {
         let markdown = MarkdownReport.render(analysis, commandLine: "bledecode x")
         #expect(markdown.contains("| Failures | 1506, 6 listed (at most 1000 of a kind) |\n"))
         #expect(markdown.contains("## Failures (1506, 6 listed (at most 1000 of a kind))\n"))
+    }
+
+    /// The CLI builds, filters and writes a lane at a time; that equals the whole timeline
+    /// filtered and rendered at once.
+    @Test(arguments: [TimelineFilter(), TimelineFilter(onlyFailures: true), TimelineFilter(devices: ["D2"]),
+                      TimelineFilter(since: .relative(2_000_000), until: .relative(7_000_000)), TimelineFilter(handles: [0x0012])])
+    func lanesBuiltOneAtATimeRenderAsTheWholeTimeline(filter: TimelineFilter) throws {
+        let profile = try ProfileLoader.load(path: SharedCaptures.packageRoot.appendingPathComponent("Samples/profiles/demo-lock.yaml").path)
+        for path in [SharedCaptures.packageRoot.appendingPathComponent("Samples/demo-lock.btsnoop").path,
+                     SharedCaptures.path(Self.demoFaults)] {
+            guard FileManager.default.fileExists(atPath: path) else { continue }   // ../shared absent: the sample alone
+            let analysis = Analysis.run(try CaptureFile.open(path), profiles: [profile])
+            let whole = filter.apply(to: Timeline(analysis))
+            let text = TimelineText(style: Style(enabled: true), verbose: true)
+            var streamed = ""
+            text.render(analysis, building: TimelineBuilder(analysis), filter: filter) { streamed += $0 }
+            #expect(streamed == text.render(analysis, timeline: whole))
+            if filter.isEmpty { #expect(streamed.contains(" vendor ") && streamed.contains("Host and capture")) }
+            var page = ""
+            HTMLReport.render(analysis, building: TimelineBuilder(analysis), filter: filter, commandLine: "x") { page += $0 }
+            #expect(page == HTMLReport.render(analysis, timeline: whole, commandLine: "x"))
+        }
     }
 
     @Test func timeBoundsParse() {

@@ -182,9 +182,10 @@ struct ReportRunner {
         let reader = try input.open()
         let listing = options.transactions ?? (format == .html || timeline.verbose ? .all : .failed)
         var progress = ProgressReporter(path: reader.info.path, compressed: reader.info.compressed)
-        // Vendor command events feed the timelines only; the JSON report reads the frames.
+        // Vendor command events feed the timelines only; only the JSON report reads the frames.
         var analysis = Analysis.run(reader, options: SessionOptions(transactions: listing), profiles: profiles,
-                                    frames: options.vendor.frames, vendorCommands: format != .json) { offset in
+                                    frames: format == .json ? options.vendor.frames : .none,
+                                    vendorCommands: format != .json) { offset in
             progress?.advance(to: offset)
         }
         progress?.finish()
@@ -207,11 +208,10 @@ struct ReportRunner {
             out.write("\n")
         case .text:
             let colour = options.output == nil && Output.colorAllowed(options.color.rawValue)
-            let filtered = timeline.filter.apply(to: Timeline(analysis))
             TimelineText(style: Style(enabled: colour), time: timeline.time, verbose: timeline.verbose)
-                .render(analysis, timeline: filtered) { out.write($0) }
+                .render(analysis, building: TimelineBuilder(analysis), filter: timeline.filter) { out.write($0) }
         case .html:
-            HTMLReport.render(analysis, timeline: timeline.filter.apply(to: Timeline(analysis)),
+            HTMLReport.render(analysis, building: TimelineBuilder(analysis), filter: timeline.filter,
                               commandLine: commandLine) { out.write($0) }
         case .markdown:
             out.write(MarkdownReport.render(analysis, commandLine: commandLine))
