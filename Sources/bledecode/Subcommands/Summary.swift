@@ -182,10 +182,11 @@ struct ReportRunner {
         let reader = try input.open()
         let listing = options.transactions ?? (format == .html || timeline.verbose ? .all : .failed)
         var progress = ProgressReporter(path: reader.info.path, compressed: reader.info.compressed)
-        // Vendor command events feed the timelines only; only the JSON report reads the frames.
+        // Vendor command events feed the timelines only (text and HTML); only the JSON report
+        // reads the frames.
         var analysis = Analysis.run(reader, options: SessionOptions(transactions: listing), profiles: profiles,
                                     frames: format == .json ? options.vendor.frames : .none,
-                                    vendorCommands: format != .json) { offset in
+                                    vendorCommands: format == .text || format == .html) { offset in
             progress?.advance(to: offset)
         }
         progress?.finish()
