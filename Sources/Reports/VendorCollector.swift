@@ -52,7 +52,7 @@ struct VendorCollector: VendorEventSink {
         }
         if keepsCommands, frame.direction == .hostToDevice || frame.outcome == .unsolicited || frame.outcome == .crcMismatch
             || frame.outcome == .malformed {
-            takeCommand(commandEvent(frame))
+            takeCommand(VendorCommand(frame, device: devices[frame.connection]))
         }
         if listed {
             if frame.plaintext == nil { framesWithoutPlaintext.append(frames.count) }
@@ -62,7 +62,7 @@ struct VendorCollector: VendorEventSink {
 
     /// Lists a failed command alone, up to the failures' cap per kind; past it, and for commands
     /// that went well, the link's run decides (`VendorCommandRun`).
-    private mutating func takeCommand(_ command: VendorCommandEvent) {
+    private mutating func takeCommand(_ command: VendorCommand) {
         guard let kind = command.outcome.failureKind else {
             commandRun.take(command, into: &commands)
             return
@@ -73,7 +73,7 @@ struct VendorCollector: VendorEventSink {
             return
         }
         commandRun.close(into: &commands)
-        commands.append(command)
+        commands.append(command.event)
     }
 
     /// Ends the link's run of commands (it went down, or the capture ended).
@@ -106,23 +106,5 @@ struct VendorCollector: VendorEventSink {
             return streamTotals.count - 1
         }()
         streamTotals[index].totals.count(frame)
-    }
-
-    private func commandEvent(_ frame: borrowing VendorFrame) -> VendorCommandEvent {
-        let name = (frame.commandName ?? frame.command.map { "command \(Hex.code($0))" } ?? "frame")
-            + (frame.command.map { " (\(Hex.code($0)))" } ?? "")
-        let outcome = VendorCommandEvent.Outcome(rawValue: frame.outcome.rawValue) ?? .malformed
-        var summary = name + (frame.sequence.map { " seq \(Hex.code($0))" } ?? "")
-        switch frame.outcome {
-        case .ok: summary += frame.latencyUs.map { " ok in \($0 / 1000) ms" } ?? " ok"
-        case .failed: summary += " failed" + (frame.problem.map { ": \($0)" } ?? "")
-        case .noResponse: summary += " got no response"
-        case .crcMismatch: summary += ": checksum mismatch"
-        case .malformed: summary += ": malformed" + (frame.problem.map { " (\($0))" } ?? "")
-        case .unsolicited: summary += ": unsolicited"
-        }
-        return VendorCommandEvent(timeUs: frame.firstTimeUs, record: frame.firstRecord, connectionID: frame.connection,
-                                  deviceID: devices[frame.connection], name: name, outcome: outcome,
-                                  latencyUs: frame.latencyUs, summary: summary)
     }
 }

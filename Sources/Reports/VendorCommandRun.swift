@@ -1,4 +1,6 @@
+import BLEBase
 import Sessions
+import VendorDecoding
 
 /// One connection's vendor commands on their way to the timeline, kept bounded by live state:
 /// of a run of commands that went well (between two listed failures, or the link's ends) the
@@ -13,28 +15,64 @@ struct VendorCommandRun {
     /// Commands taken since the run began.
     private var taken = 0
     /// The latest commands, oldest first: until a summary begins, as many as may still be listed.
-    private var latest: [VendorCommandEvent] = []
+    private var latest: [VendorCommand] = []
     private var middle: Middle?
+
+    /// Takes a command that went well (`listed` false: a failed one past the listing cap, which
+    /// only a summary counts) and lists in `list` what is decided.
+    mutating func take(_ command: VendorCommand, listed: Bool = true, into list: inout [VendorCommandEvent]) {
+        taken += 1
+        if listed && taken <= Self.shownAtStart {
+            list.append(command.event)
+            return
+        }
+        guard listed else {
+            // The commands before it are no longer the run's last ones.
+            for earlier in latest { addToMiddle(earlier) }
+            latest.removeAll(keepingCapacity: true)
+            addToMiddle(command)
+            return
+        }
+        latest.append(command)
+        let kept = middle == nil ? Self.shownAtEnd + Self.fewestSummarized - 1 : Self.shownAtEnd
+        if latest.count > kept {
+            for earlier in latest.prefix(latest.count - Self.shownAtEnd) { addToMiddle(earlier) }
+            latest.removeFirst(latest.count - Self.shownAtEnd)
+        }
+    }
+
+    /// Ends the run (a listed failure, or the link's end): lists the line for its middle and
+    /// its last commands.
+    mutating func close(into list: inout [VendorCommandEvent]) {
+        if let middle { list.append(middle.event) }
+        list += latest.map(\.event)
+        self = VendorCommandRun()
+    }
+
+    private mutating func addToMiddle(_ command: VendorCommand) {
+        if middle == nil { middle = Middle(command) }
+        middle?.add(command)
+    }
 
     /// The commands a summary line stands for.
     struct Middle {
-        var first: VendorCommandEvent
+        var first: VendorCommand
         var lastUs: Int64
         var count = 0
-        /// Commands that went well, by name, in the order the names first came.
-        var names: [Tally<String>] = []
+        /// Commands that went well, by command, in the order they first came.
+        var commands: [Tally<VendorCommand.Name>] = []
         var unsolicited = 0
         var fastestMs: Int64?
         var slowestMs: Int64?
         /// Failed commands past the listing cap, by failure kind.
         var unlisted: [Tally<FailureKind>] = []
 
-        init(_ command: VendorCommandEvent) {
+        init(_ command: VendorCommand) {
             first = command
             lastUs = command.timeUs
         }
 
-        mutating func add(_ command: VendorCommandEvent) {
+        mutating func add(_ command: VendorCommand) {
             count += 1
             lastUs = max(lastUs, command.timeUs)
             if let kind = command.outcome.failureKind {
@@ -42,7 +80,7 @@ struct VendorCommandRun {
                 return
             }
             if command.outcome == .unsolicited { unsolicited += 1 }
-            Self.increment(&names, command.name)
+            Self.increment(&commands, command.name)
             if let ms = command.latencyUs.map({ $0 / 1000 }) {
                 fastestMs = min(fastestMs ?? ms, ms)
                 slowestMs = max(slowestMs ?? ms, ms)
@@ -66,12 +104,12 @@ struct VendorCommandRun {
         /// `89 more commands over 158 s: 89 ok in 53–71 ms (UNLOCK (0x10) ×22, …)`, one event over the span.
         var event: VendorCommandEvent {
             var parts: [String] = []
-            let fine = names.reduce(0) { $0 + $1.count }
+            let fine = commands.reduce(0) { $0 + $1.count }
             if fine > 0 {
                 var part = "\(fine) ok"
                 if let fastestMs, let slowestMs { part += fastestMs == slowestMs ? " in \(fastestMs) ms" : " in \(fastestMs)–\(slowestMs) ms" }
-                let shown = names.prefix(Self.namesShown).map { "\($0.key) ×\($0.count)" }
-                    + (names.count > Self.namesShown ? ["\(names.count - Self.namesShown) other commands"] : [])
+                let shown = commands.prefix(Self.namesShown).map { "\($0.key.text) ×\($0.count)" }
+                    + (commands.count > Self.namesShown ? ["\(commands.count - Self.namesShown) other commands"] : [])
                 part += " (" + shown.joined(separator: ", ") + ")"
                 if unsolicited > 0 { part += ", \(unsolicited) of them unsolicited" }
                 parts.append(part)
@@ -81,7 +119,7 @@ struct VendorCommandRun {
                              + unlisted.map { "\($0.key.rawValue) \($0.count)" }.joined(separator: ", ") + ")")
             }
             let span = lastUs > first.timeUs ? " over " + TimelineFormat.duration(lastUs - first.timeUs) : ""
-            var event = first
+            var event = first.event
             event.summary = "\(count) more commands\(span): " + parts.joined(separator: "; ")
             event.outcome = .ok
             event.latencyUs = nil
@@ -89,43 +127,63 @@ struct VendorCommandRun {
             return event
         }
 
-        /// Distinct command names a summary spells out.
+        /// Distinct commands a summary spells out.
         static let namesShown = 8
     }
+}
 
-    /// Takes a command that went well (`listed` false: a failed one past the listing cap, which
-    /// only a summary counts) and lists in `list` what is decided.
-    mutating func take(_ command: VendorCommandEvent, listed: Bool = true, into list: inout [VendorCommandEvent]) {
-        taken += 1
-        if listed && taken <= Self.shownAtStart {
-            list.append(command)
-            return
-        }
-        guard listed else {
-            // The commands before it are no longer the run's last ones.
-            for earlier in latest { addToMiddle(earlier) }
-            latest.removeAll(keepingCapacity: true)
-            addToMiddle(command)
-            return
-        }
-        latest.append(command)
-        let kept = middle == nil ? Self.shownAtEnd + Self.fewestSummarized - 1 : Self.shownAtEnd
-        if latest.count > kept {
-            for earlier in latest.prefix(latest.count - Self.shownAtEnd) { addToMiddle(earlier) }
-            latest.removeFirst(latest.count - Self.shownAtEnd)
+/// A vendor command as the collector takes it from its frame. Its line's text is made only when
+/// the timeline lists it: a run's middle only counts it (formatting every command's line had
+/// made the timeline a third slower than the JSON report).
+struct VendorCommand {
+    /// What tells commands apart in a summary: the command code and the profile's name for it.
+    struct Name: Equatable {
+        var command: Int?
+        var commandName: String?
+
+        /// `UNLOCK (0x10)`, `command 0x7F (0x7F)`, `frame`.
+        var text: String {
+            (commandName ?? command.map { "command \(Hex.code($0))" } ?? "frame") + (command.map { " (\(Hex.code($0)))" } ?? "")
         }
     }
 
-    /// Ends the run (a listed failure, or the link's end): lists the line for its middle and
-    /// its last commands.
-    mutating func close(into list: inout [VendorCommandEvent]) {
-        if let middle { list.append(middle.event) }
-        list += latest
-        self = VendorCommandRun()
+    var timeUs: Int64
+    var record: Int
+    var connection: String
+    var device: String?
+    var name: Name
+    var sequence: Int?
+    var outcome: VendorCommandEvent.Outcome
+    var latencyUs: Int64?
+    var problem: String?
+}
+
+extension VendorCommand {
+    init(_ frame: borrowing VendorFrame, device: String?) {
+        timeUs = frame.firstTimeUs
+        record = frame.firstRecord
+        connection = frame.connection
+        self.device = device
+        name = Name(command: frame.command, commandName: frame.commandName)
+        sequence = frame.sequence
+        outcome = VendorCommandEvent.Outcome(rawValue: frame.outcome.rawValue) ?? .malformed
+        latencyUs = frame.latencyUs
+        problem = frame.problem
     }
 
-    private mutating func addToMiddle(_ command: VendorCommandEvent) {
-        if middle == nil { middle = Middle(command) }
-        middle?.add(command)
+    /// The command's line: `UNLOCK (0x10) seq 0x5A ok in 40 ms`.
+    var event: VendorCommandEvent {
+        let name = name.text
+        var summary = name + (sequence.map { " seq \(Hex.code($0))" } ?? "")
+        switch outcome {
+        case .ok: summary += latencyUs.map { " ok in \($0 / 1000) ms" } ?? " ok"
+        case .failed: summary += " failed" + (problem.map { ": \($0)" } ?? "")
+        case .noResponse: summary += " got no response"
+        case .crcMismatch: summary += ": checksum mismatch"
+        case .malformed: summary += ": malformed" + (problem.map { " (\($0))" } ?? "")
+        case .unsolicited: summary += ": unsolicited"
+        }
+        return VendorCommandEvent(timeUs: timeUs, record: record, connectionID: connection, deviceID: device, name: name,
+                                  outcome: outcome, latencyUs: latencyUs, summary: summary)
     }
 }

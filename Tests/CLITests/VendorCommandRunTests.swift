@@ -10,11 +10,10 @@ import Testing
 /// the timeline's memory does not grow with every command.
 @Suite(.serialized)
 struct VendorCommandRunTests {
-    static func command(_ n: Int, outcome: VendorCommandEvent.Outcome = .ok) -> VendorCommandEvent {
-        let name = n % 2 == 0 ? "UNLOCK (0x10)" : "LOCK (0x11)"
-        return VendorCommandEvent(timeUs: Int64(n) * 1_000_000, record: n * 10, connectionID: "C1", deviceID: "D1",
-                                  name: name, outcome: outcome, latencyUs: outcome == .ok ? Int64(40_000 + n * 1_000) : nil,
-                                  summary: "\(name) seq \(n)")
+    static func command(_ n: Int, outcome: VendorCommandEvent.Outcome = .ok) -> VendorCommand {
+        VendorCommand(timeUs: Int64(n) * 1_000_000, record: n * 10, connection: "C1", device: "D1",
+                      name: n % 2 == 0 ? .init(command: 0x10, commandName: "UNLOCK") : .init(command: 0x11, commandName: "LOCK"),
+                      sequence: n, outcome: outcome, latencyUs: outcome == .ok ? Int64(40_000 + n * 1_000) : nil, problem: nil)
     }
 
     /// Takes commands 1…`count` (failed past the cap where `unlisted` says) and closes the run.
@@ -39,6 +38,8 @@ struct VendorCommandRunTests {
     @Test func aLongerRunShowsThreeAtEachEndAndOneLineForTheRest() throws {
         let list = Self.listed(11)
         #expect(list.map(\.record) == [10, 20, 30, 40, 90, 100, 110])
+        #expect(list[0].summary == "LOCK (0x11) seq 0x01 ok in 41 ms" && list[0].name == "LOCK (0x11)" && list[0].deviceID == "D1")
+        #expect(list[6].summary == "LOCK (0x11) seq 0x0B ok in 51 ms")
         let middle = list[3]
         #expect(middle.timeUs == 4_000_000 && middle.outcome == .ok && middle.latencyUs == nil)
         #expect(middle.summary == "5 more commands over 4 s: 5 ok in 44–48 ms (UNLOCK (0x10) ×3, LOCK (0x11) ×2)")
