@@ -97,6 +97,22 @@ struct VendorCommandRunTests {
         #expect(failures.stdout.contains("vendor-status-failure: response LOCK (0x91) seq 15"))
     }
 
+    /// 5,001 commands: the timeline still has 15 vendor lines, and the JSON report, which lists
+    /// 10,000 vendor frames, says on standard error that it stopped there.
+    @Test func aSoakSessionKeepsTheTimelineShortAndTheJSONSaysWhereItsListingStops() throws {
+        let path = try Self.writeLockSession(commands: 5_001, failing: 2_500)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let timeline = try CLI.run([path, "--profile", "Samples/profiles/demo-lock.yaml"])
+        #expect(timeline.status == 0 && timeline.stderr == "")
+        let vendor = timeline.stdout.split(separator: "\n").filter { $0.contains("C1  ") && $0.contains(" vendor") }
+        #expect(vendor.count == 15)
+        #expect(vendor[3].hasSuffix("vendor 2493 more commands over 355 s: 2493 ok in 73 ms (UNLOCK (0x10) ×1247, GET_INFO (0x01) ×1246)"))
+        let json = try CLI.run([path, "--profile", "Samples/profiles/demo-lock.yaml", "--json"])
+        #expect(json.status == 0)
+        #expect(json.stderr.hasSuffix(": more than 10000 vendor frames: past that, only failed frames are listed, "
+                                      + "at most 1000 of them (totals stay complete)\n"))
+    }
+
     /// Lock A connected, discovered and its notifications on, then `commands` commands (GET_INFO and UNLOCK
     /// by turns, sequence numbers from 1), the one at `failing` a LOCK refused with status 0x03.
     static func writeLockSession(commands: Int, failing: Int) throws -> String {
@@ -115,7 +131,7 @@ struct VendorCommandRunTests {
         for n in 1...commands {
             let refused = n == failing
             s.vendorCommand(handle: 0x0040, write: write, notify: notify.valueHandle,
-                            command: refused ? 0x11 : n % 2 == 0 ? 0x10 : 0x01, sequence: UInt8(n),
+                            command: refused ? 0x11 : n % 2 == 0 ? 0x10 : 0x01, sequence: UInt8(truncatingIfNeeded: n),
                             request: [], response: [refused ? 0x03 : 0x00], mtu: 23)
         }
         s.disconnectCommand(handle: 0x0040, reason: 0x13)

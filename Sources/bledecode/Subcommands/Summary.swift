@@ -221,7 +221,8 @@ struct ReportRunner {
         // The process ends next and its memory goes back at once: freeing the analysis piece by
         // piece (every connection, frame and failure of a long capture) was a tail on one core.
         Self.keptUntilExit = AnalysisBox(analysis)
-        let code = Diagnostics.report(reader.diagnostics)
+        // The reader's findings, and the listings the analysis cut short (transactions, vendor frames).
+        let code = Diagnostics.report(analysis.diagnostics)
         if code != .success { throw code }
     }
 
