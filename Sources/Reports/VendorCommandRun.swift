@@ -8,9 +8,10 @@ import VendorDecoding
 /// they are at least `fewestSummarized`. Before, every command was kept: 680 k lines and
 /// 567 MiB for a 3 M-packet capture.
 struct VendorCommandRun {
-    static let shownAtStart = 3
-    static let shownAtEnd = 3
-    static let fewestSummarized = 5
+    /// Runs of up to 19 commands, a session of a real device, are listed whole.
+    static let shownAtStart = 5
+    static let shownAtEnd = 5
+    static let fewestSummarized = 10
 
     /// Commands taken since the run began.
     private var taken = 0

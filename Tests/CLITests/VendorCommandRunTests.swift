@@ -28,76 +28,69 @@ struct VendorCommandRunTests {
         return list
     }
 
-    @Test(arguments: 1...10)
-    func runsOfUpToTenAreListedWhole(count: Int) {
+    @Test(arguments: 1...19)
+    func runsOfUpToNineteenAreListedWhole(count: Int) {
         let list = Self.listed(count)
         #expect(list.map(\.record) == (1...count).map { $0 * 10 })
         #expect(list.allSatisfy { $0.run == nil })
     }
 
-    @Test func aLongerRunShowsThreeAtEachEndAndOneLineForTheRest() throws {
-        let list = Self.listed(11)
-        #expect(list.map(\.record) == [10, 20, 30, 40, 90, 100, 110])
+    @Test func aLongerRunShowsFiveAtEachEndAndOneLineForTheRest() throws {
+        let list = Self.listed(20)
+        #expect(list.map(\.record) == [10, 20, 30, 40, 50, 60, 160, 170, 180, 190, 200])
         #expect(list[0].summary == "LOCK (0x11) seq 0x01 ok in 41 ms" && list[0].name == "LOCK (0x11)" && list[0].deviceID == "D1")
-        #expect(list[6].summary == "LOCK (0x11) seq 0x0B ok in 51 ms")
-        let middle = list[3]
-        #expect(middle.timeUs == 4_000_000 && middle.outcome == .ok && middle.latencyUs == nil)
-        #expect(middle.summary == "5 more commands over 4 s: 5 ok in 44–48 ms (UNLOCK (0x10) ×3, LOCK (0x11) ×2)")
+        #expect(list[10].summary == "UNLOCK (0x10) seq 0x14 ok in 60 ms")
+        let middle = list[5]
+        #expect(middle.timeUs == 6_000_000 && middle.outcome == .ok && middle.latencyUs == nil)
+        #expect(middle.summary == "10 more commands over 9 s: 10 ok in 46–55 ms (UNLOCK (0x10) ×5, LOCK (0x11) ×5)")
         let run = try #require(middle.run)
-        #expect(run.endUs == 8_000_000 && run.count == 5 && run.failed == 0)
+        #expect(run.endUs == 15_000_000 && run.count == 10 && run.failed == 0)
 
         let long = Self.listed(1_000)
-        #expect(long.count == 7)
-        #expect(long[3].summary == "994 more commands over 993 s: 994 ok in 44–1037 ms (UNLOCK (0x10) ×497, LOCK (0x11) ×497)")
-        #expect(long.suffix(3).map(\.record) == [9_980, 9_990, 10_000])
+        #expect(long.count == 11)
+        #expect(long[5].summary == "990 more commands over 989 s: 990 ok in 46–1035 ms (UNLOCK (0x10) ×495, LOCK (0x11) ×495)")
+        #expect(long.suffix(5).map(\.record) == [9_960, 9_970, 9_980, 9_990, 10_000])
     }
 
     @Test func aFailedCommandPastTheCapIsCountedInTheSummaryAndEndsItsLastCommands() throws {
-        // 1–3 listed; 4–6 were the run's last commands until 7 failed unlisted: the summary takes
-        // 4–7, and 8–9 are the last ones.
-        let list = Self.listed(9, unlisted: [7])
-        #expect(list.map(\.record) == [10, 20, 30, 40, 80, 90])
-        #expect(list[3].summary == "4 more commands over 3 s: 3 ok in 44–46 ms (UNLOCK (0x10) ×2, LOCK (0x11) ×1); "
+        // 1–5 listed; 6–8 were the run's last commands until 9 failed unlisted: the summary takes
+        // 6–9, and 10–12 are the last ones.
+        let list = Self.listed(12, unlisted: [9])
+        #expect(list.map(\.record) == [10, 20, 30, 40, 50, 60, 100, 110, 120])
+        #expect(list[5].summary == "4 more commands over 3 s: 3 ok in 46–48 ms (UNLOCK (0x10) ×2, LOCK (0x11) ×1); "
                 + "1 failed, not listed past 1000 per kind (vendor-crc-mismatch 1)")
-        #expect(list[3].run?.failed == 1)
-        let event = Timeline.vendorEvent(list[3])
-        #expect(event.severity == .error && event.failureKind == nil && event.endUs == 7_000_000)
+        #expect(list[5].run?.failed == 1)
+        let event = Timeline.vendorEvent(list[5])
+        #expect(event.severity == .error && event.failureKind == nil && event.endUs == 9_000_000)
         #expect(event.text.hasPrefix("vendor 4 more commands over 3 s: "))
     }
 
-    /// A lock session of 30 commands, the 15th refused: the failure splits it in two runs.
+    /// A lock session of 60 commands, the 30th refused: the failure splits it in two runs.
     @Test func aCaptureTimelineSummarizesEachRunAroundAFailure() throws {
-        let path = try Self.writeLockSession(commands: 30, failing: 15)
+        let path = try Self.writeLockSession(commands: 60, failing: 30)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let run = try CLI.run([path, "--profile", "Samples/profiles/demo-lock.yaml"])
         #expect(run.status == 0)
         let vendor = run.stdout.split(separator: "\n").filter { $0.contains("C1  ") && $0.contains(" vendor") }.map {
             String($0.drop { $0 == " " || $0 == "+" || $0.isNumber || $0 == "." })
         }
-        #expect(vendor == [
-            "C1    vendor GET_INFO (0x01) seq 0x01 ok in 73 ms",
-            "C1    vendor UNLOCK (0x10) seq 0x02 ok in 73 ms",
-            "C1    vendor GET_INFO (0x01) seq 0x03 ok in 73 ms",
-            "C1    vendor 8 more commands over 997 ms: 8 ok in 73 ms (UNLOCK (0x10) ×4, GET_INFO (0x01) ×4)",
-            "C1    vendor UNLOCK (0x10) seq 0x0C ok in 73 ms",
-            "C1    vendor GET_INFO (0x01) seq 0x0D ok in 73 ms",
-            "C1    vendor UNLOCK (0x10) seq 0x0E ok in 73 ms",
-            "C1  ✗ vendor-status-failure: response LOCK (0x91) seq 15: status 0x03 says the command failed",
-            "C1    vendor UNLOCK (0x10) seq 0x10 ok in 73 ms",
-            "C1    vendor GET_INFO (0x01) seq 0x11 ok in 73 ms",
-            "C1    vendor UNLOCK (0x10) seq 0x12 ok in 73 ms",
-            "C1    vendor 9 more commands over 1.14 s: 9 ok in 73 ms (GET_INFO (0x01) ×5, UNLOCK (0x10) ×4)",
-            "C1    vendor UNLOCK (0x10) seq 0x1C ok in 73 ms",
-            "C1    vendor GET_INFO (0x01) seq 0x1D ok in 73 ms",
-            "C1    vendor UNLOCK (0x10) seq 0x1E ok in 73 ms",
-        ])
+        func listed(_ sequences: ClosedRange<Int>) -> [String] {
+            sequences.map { "C1    vendor " + ($0 % 2 == 0 ? "UNLOCK (0x10)" : "GET_INFO (0x01)") + " seq \(Hex.code(UInt8($0))) ok in 73 ms" }
+        }
+        #expect(vendor == listed(1...5)
+                + ["C1    vendor 19 more commands over 2.57 s: 19 ok in 73 ms (UNLOCK (0x10) ×10, GET_INFO (0x01) ×9)"]
+                + listed(25...29)
+                + ["C1  ✗ vendor-status-failure: response LOCK (0x91) seq 30: status 0x03 says the command failed"]
+                + listed(31...35)
+                + ["C1    vendor 20 more commands over 2.71 s: 20 ok in 73 ms (UNLOCK (0x10) ×10, GET_INFO (0x01) ×10)"]
+                + listed(56...60))
         // Summaries are normal lines: asking for failures leaves them out.
         let failures = try CLI.run([path, "--profile", "Samples/profiles/demo-lock.yaml", "--only-failures"])
         #expect(!failures.stdout.contains("more commands"))
-        #expect(failures.stdout.contains("vendor-status-failure: response LOCK (0x91) seq 15"))
+        #expect(failures.stdout.contains("vendor-status-failure: response LOCK (0x91) seq 30"))
     }
 
-    /// 5,001 commands: the timeline still has 15 vendor lines, and the JSON report, which lists
+    /// 5,001 commands: the timeline still has 23 vendor lines, and the JSON report, which lists
     /// 10,000 vendor frames, says on standard error that it stopped there.
     @Test func aSoakSessionKeepsTheTimelineShortAndTheJSONSaysWhereItsListingStops() throws {
         let path = try Self.writeLockSession(commands: 5_001, failing: 2_500)
@@ -105,8 +98,8 @@ struct VendorCommandRunTests {
         let timeline = try CLI.run([path, "--profile", "Samples/profiles/demo-lock.yaml"])
         #expect(timeline.status == 0 && timeline.stderr == "")
         let vendor = timeline.stdout.split(separator: "\n").filter { $0.contains("C1  ") && $0.contains(" vendor") }
-        #expect(vendor.count == 15)
-        #expect(vendor[3].hasSuffix("vendor 2493 more commands over 355 s: 2493 ok in 73 ms (UNLOCK (0x10) ×1247, GET_INFO (0x01) ×1246)"))
+        #expect(vendor.count == 23)
+        #expect(vendor[5].hasSuffix("vendor 2489 more commands over 354 s: 2489 ok in 73 ms (UNLOCK (0x10) ×1245, GET_INFO (0x01) ×1244)"))
         let json = try CLI.run([path, "--profile", "Samples/profiles/demo-lock.yaml", "--json"])
         #expect(json.status == 0)
         #expect(json.stderr.hasSuffix(": more than 10000 vendor frames: past that, only failed frames are listed, "
