@@ -75,7 +75,7 @@ public enum HTMLReport {
         let dangling = report.connections.filter(\.dangling).count
         rows.append(("Devices", "\(report.devices.count)"))
         rows.append(("Connections", "\(report.connections.count)" + (dangling > 0 ? " (\(dangling) still up at the end)" : "")))
-        rows.append(("Failures", failureCount(report)))
+        rows.append(("Failures", TimelineFormat.failureCount(report)))
         rows.append(("Command line", commandLine))
         return "<section id=\"capture\"><h2>Capture</h2><table class=\"facts\">\n"
             + rows.map { "<tr><th>\(HTMLText.escape($0.0))</th><td>\(HTMLText.escape($0.1))</td></tr>\n" }.joined()
@@ -85,7 +85,7 @@ public enum HTMLReport {
     /// Each row links to its moment on the timeline (`data-t`: µs from the first record).
     static func failures(_ report: SessionReport, start: Int64) -> String {
         let titles = Dictionary(report.devices.map { ($0.id, TimelineFormat.title($0)) }, uniquingKeysWith: { a, _ in a })
-        var html = "<section id=\"failures\"><h2>Failures (\(HTMLText.escape(failureCount(report))))</h2>\n"
+        var html = "<section id=\"failures\"><h2>Failures (\(HTMLText.escape(TimelineFormat.failureCount(report))))</h2>\n"
         guard !report.failures.isEmpty else { return html + "<p>None.</p></section>\n" }
         html += "<table class=\"list\"><tr><th>Time</th><th>Device</th><th>Connection</th><th>Kind</th><th>Summary</th><th>Record</th></tr>\n"
         let dangling = Set(report.connections.filter(\.dangling).map(\.id))
@@ -99,14 +99,6 @@ public enum HTMLReport {
                 + "<td>\(HTMLText.escape(failure.summary))</td><td>\(failure.record.map { "#\($0)" } ?? "—")</td></tr>\n"
         }
         return html + "</table></section>\n"
-    }
-
-    /// Every failure counted, also those past the listing cap (`6` or `1506, 6 listed (…)`).
-    static func failureCount(_ report: SessionReport) -> String {
-        let failures = report.stats.failuresByKind.values.reduce(0, +)
-        return report.failures.count < failures
-            ? "\(failures), \(report.failures.count) listed (at most \(SessionAnalyzer.failuresListedPerKind) of a kind)"
-            : "\(failures)"
     }
 
     static func devices(_ report: SessionReport) -> String {

@@ -24,7 +24,7 @@ public enum MarkdownReport {
         facts.append(("Devices", "\(report.devices.count)"))
         facts.append(("Connections", "\(report.connections.count)" + (dangling > 0 ? " (\(dangling) still up at the end)" : "")))
         // Past the listing cap failures are only counted: the count says so.
-        let counted = HTMLReport.failureCount(report)
+        let counted = TimelineFormat.failureCount(report)
         facts.append(("Failures", counted))
         lines += facts.map { "| \($0.0) | " + MarkdownText.escape($0.1) + " |" }
 

@@ -4,6 +4,14 @@ import Sessions
 
 /// Small text pieces the timeline renderers share: durations, names of attributes.
 enum TimelineFormat {
+    /// Every failure counted, also those past the listing cap (`6` or `1506, 6 listed (…)`).
+    static func failureCount(_ report: SessionReport) -> String {
+        let failures = report.stats.failures
+        return report.failures.count < failures
+            ? "\(failures), \(report.failures.count) listed (at most \(SessionAnalyzer.failuresListedPerKind) of a kind)"
+            : "\(failures)"
+    }
+
     /// `850 µs`, `7.5 ms`, `30 ms`, `1.78 s`, `148 s`.
     static func duration(_ us: Int64) -> String {
         let us = max(us, 0)

@@ -161,7 +161,7 @@ public struct TimelineText {
     /// are all counted, also those past the listing cap.
     func closingSummary(_ report: SessionReport) -> String {
         let byKind = report.stats.failuresByKind
-        let failures = byKind.values.reduce(0, +)
+        let failures = report.stats.failures
         let dangling = report.connections.filter(\.dangling).count
         func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
         return counted(report.devices.count, "device") + ", " + counted(report.connections.count, "connection")

@@ -326,6 +326,8 @@ public struct CaptureStatistics: Sendable {
     public var issues: [PacketIssue.Kind: Int] = [:]
     /// Every failure by kind, including those past the listing cap.
     public var failuresByKind: [FailureKind: Int] = [:]
+    /// Every failure, including those past the listing cap.
+    public var failures: Int { failuresByKind.values.reduce(0, +) }
     /// The most connections up at the same time.
     public var maxConcurrentConnections = 0
 }

@@ -144,7 +144,7 @@ struct BatchJob: Sendable {
         let damaged = analysis.diagnostics.contains { $0.severity == .error }
         let written = Self.write(analysis, commandLine: commandLine, parallel: pipelined, to: reportPath)
         let report = analysis.report
-        let failures = report.stats.failuresByKind.values.reduce(0, +)
+        let failures = report.stats.failures
         line.field("status", written ? (damaged ? "damaged" : "ok") : "report-not-written")
         line.field("exitCode", written && !damaged ? 0 : 1)
         line.field("report", optional: written ? reportName : nil)
