@@ -46,15 +46,17 @@ public struct Analysis {
         analysis.vendorTotals = vendor.totals
         analysis.vendorCommands = vendor.commands
         analysis.profiles = profiles.map(\.name)
+        // Where a listing stopped: a warning of the whole file.
+        func warn(_ message: String) {
+            analysis.diagnostics.append(CaptureDiagnostic(severity: .warning, kind: .other, file: reader.info.path,
+                                                          recordNumber: nil, byteOffset: nil, message: message))
+        }
+        let past = "at most \(SessionAnalyzer.failuresListedPerKind) of them (totals stay complete)"
         if analysis.report.transactionListingCapped {
-            analysis.diagnostics.append(CaptureDiagnostic(
-                severity: .warning, kind: .other, file: reader.info.path, recordNumber: nil, byteOffset: nil,
-                message: "more than \(options.transactionsListedPerCapture) ATT transactions: past that, only failed ones are listed, at most \(SessionAnalyzer.failuresListedPerKind) of them (totals stay complete)"))
+            warn("more than \(options.transactionsListedPerCapture) ATT transactions: past that, only failed ones are listed, " + past)
         }
         if vendor.listingCapped {
-            analysis.diagnostics.append(CaptureDiagnostic(
-                severity: .warning, kind: .other, file: reader.info.path, recordNumber: nil, byteOffset: nil,
-                message: "more than \(VendorLayer.listingCap) vendor frames: past that, only failed frames are listed, at most \(SessionAnalyzer.failuresListedPerKind) of them (totals stay complete)"))
+            warn("more than \(VendorLayer.listingCap) vendor frames: past that, only failed frames are listed, " + past)
         }
         return analysis
     }

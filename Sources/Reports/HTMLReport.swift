@@ -19,9 +19,8 @@ public enum HTMLReport {
     /// a time, so that neither a long capture's page nor its whole timeline is held.
     public static func render(_ analysis: Analysis, building builder: TimelineBuilder, filter: TimelineFilter,
                               commandLine: String, to write: (String) -> Void) {
-        let lanes = builder.lanes.lazy.compactMap { filter.apply(to: $0, startUs: builder.startUs) }
-        render(analysis, startUs: builder.startUs, endUs: builder.endUs, lanes: lanes,
-               host: filter.apply(host: builder.host, startUs: builder.startUs), commandLine: commandLine, to: write)
+        render(analysis, startUs: builder.startUs, endUs: builder.endUs, lanes: builder.lanes(filter),
+               host: builder.host(filter), commandLine: commandLine, to: write)
     }
 
     private static func render(_ analysis: Analysis, startUs: Int64, endUs: Int64, lanes: some Sequence<TimelineLane>,

@@ -46,34 +46,29 @@ public struct TimelineBuilder {
         var host: [TimelineEvent] = []
         // Indices go to their device's list; events of no device (or of an id no longer in
         // the device list, which should not happen) are made now, for the host's lane.
-        func place(_ index: Int, device: String?, in lists: inout [String: [Int]], event: () -> TimelineEvent) {
+        func place(_ index: Int, device: String?, in lists: inout [String: [Int]], events: () -> [TimelineEvent]) {
             if let device, known.contains(device) {
                 lists[device, default: []].append(index)
-            } else {
-                var line = event()
+                return
+            }
+            for var line in events() {
                 if let device { line.text = device + ": " + line.text }
                 host.append(line)
             }
         }
         for (index, connection) in report.connections.enumerated() {
-            if let device = connection.deviceID, known.contains(device) {
-                connections[device, default: []].append(index)
-            } else {
-                for event in Timeline.connectionEvents(connection, gatt: [], lost: lostLinks.contains(connection.id)) {
-                    var line = event
-                    if let device = connection.deviceID { line.text = device + ": " + line.text }
-                    host.append(line)
-                }
+            place(index, device: connection.deviceID, in: &connections) { [lostLinks] in
+                Timeline.connectionEvents(connection, gatt: [], lost: lostLinks.contains(connection.id))
             }
         }
         for (index, attempt) in report.attempts.enumerated() where attempt.outcome == .cancelled {
-            place(index, device: attempt.deviceID, in: &cancelledAttempts) { Self.cancelledEvent(attempt) }
+            place(index, device: attempt.deviceID, in: &cancelledAttempts) { [Self.cancelledEvent(attempt)] }
         }
         let deviceOfConnection = Dictionary(report.connections.map { ($0.id, $0.deviceID) }, uniquingKeysWith: { a, _ in a })
         let absorbed = Timeline.vendorCommandsToldByFailures(analysis.vendorCommands, failures: report.failures)
         for (index, command) in analysis.vendorCommands.enumerated() where !absorbed.contains(index) {
             place(index, device: command.deviceID ?? deviceOfConnection[command.connectionID] ?? nil, in: &commands) {
-                Timeline.vendorEvent(command)
+                [Timeline.vendorEvent(command)]
             }
         }
         // A rejected LE Create Connection fails as an HCI command with no device: it belongs to
@@ -84,9 +79,7 @@ public struct TimelineBuilder {
         }
         for (index, failure) in report.failures.enumerated() {
             let device = failure.deviceID ?? (failure.kind == .hciCommandFailed ? rejected[failure.timeUs] : nil)
-            place(index, device: device, in: &failures) { [danglingIDs] in
-                Timeline.failureEvent(failure, pendingAtEnd: failure.connectionID.map(danglingIDs.contains) ?? false)
-            }
+            place(index, device: device, in: &failures) { [danglingIDs] in [Self.failureEvent(failure, dangling: danglingIDs)] }
         }
         self.host = Self.ordered(host)
     }
@@ -94,6 +87,16 @@ public struct TimelineBuilder {
     /// Every device's lane, in the order devices were first seen, each built as it is read.
     public var lanes: some Sequence<TimelineLane> {
         analysis.report.devices.lazy.compactMap { lane(for: $0) }
+    }
+
+    /// The lanes as `filter` leaves them, each built and filtered as it is read.
+    public func lanes(_ filter: TimelineFilter) -> some Sequence<TimelineLane> {
+        lanes.lazy.compactMap { filter.apply(to: $0, startUs: startUs) }
+    }
+
+    /// The host's events as `filter` leaves them.
+    public func host(_ filter: TimelineFilter) -> [TimelineEvent] {
+        filter.apply(host: host, startUs: startUs)
     }
 
     /// The device's events in time order, nil when it has none.
@@ -107,12 +110,14 @@ public struct TimelineBuilder {
         }
         for index in cancelledAttempts[device.id] ?? [] { events.append(Self.cancelledEvent(report.attempts[index])) }
         for index in commands[device.id] ?? [] { events.append(Timeline.vendorEvent(analysis.vendorCommands[index])) }
-        for index in failures[device.id] ?? [] {
-            let failure = report.failures[index]
-            events.append(Timeline.failureEvent(failure, pendingAtEnd: failure.connectionID.map(danglingIDs.contains) ?? false))
-        }
+        for index in failures[device.id] ?? [] { events.append(Self.failureEvent(report.failures[index], dangling: danglingIDs)) }
         guard !events.isEmpty else { return nil }
         return TimelineLane(device: device, title: TimelineFormat.title(device), events: Self.ordered(events))
+    }
+
+    /// A failure's line, yellow when its connection was still up at the end (`dangling`).
+    static func failureEvent(_ failure: Failure, dangling: Set<String>) -> TimelineEvent {
+        Timeline.failureEvent(failure, pendingAtEnd: failure.connectionID.map(dangling.contains) ?? false)
     }
 
     static func cancelledEvent(_ attempt: ConnectionAttempt) -> TimelineEvent {

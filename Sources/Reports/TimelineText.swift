@@ -37,9 +37,7 @@ public struct TimelineText {
     /// Builds, filters and writes one lane at a time: only one device's events are held.
     public func render(_ analysis: Analysis, building builder: TimelineBuilder, filter: TimelineFilter,
                        to write: (String) -> Void) {
-        let lanes = builder.lanes.lazy.compactMap { filter.apply(to: $0, startUs: builder.startUs) }
-        render(analysis, startUs: builder.startUs, lanes: lanes, host: filter.apply(host: builder.host, startUs: builder.startUs),
-               to: write)
+        render(analysis, startUs: builder.startUs, lanes: builder.lanes(filter), host: builder.host(filter), to: write)
     }
 
     private func render(_ analysis: Analysis, startUs: Int64, lanes: some Sequence<TimelineLane>, host: [TimelineEvent],
