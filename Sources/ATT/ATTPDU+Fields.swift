@@ -46,7 +46,7 @@ extension ATTParameters {
                     }]
         case let .writeRequest(hv), let .handleValueNotification(hv), let .handleValueIndication(hv),
              let .writeCommand(hv):
-            return [handleField(hv.handle), .bytes("value", hv.value)]
+            return [handleField(hv.handle), .bytes("value", hv.value.array)]
         case let .prepareWriteRequest(p), let .prepareWriteResponse(p):
             return [handleField(p.handle), .int("offset", p.offset), .bytes("value", p.value)]
         case let .executeWriteRequest(flags):

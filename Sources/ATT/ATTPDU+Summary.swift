@@ -53,7 +53,7 @@ extension ATTParameters {
 /// Values longer than this many bytes are cut in summaries and end in `…`.
 private let summaryValueLimit = 32
 
-private func valueText(_ value: [UInt8]) -> String {
+private func valueText<Bytes: Collection<UInt8>>(_ value: Bytes) -> String {
     guard !value.isEmpty else { return "(empty)" }
     let shown = Hex.string(value.prefix(summaryValueLimit))
     return value.count > summaryValueLimit ? shown + "…" : shown

@@ -65,16 +65,16 @@ public struct ATTPDU: Sendable, Equatable {
     }
 
     /// The attribute value (or part of one) the PDU carries.
-    public var value: [UInt8]? {
+    public var value: ByteView? {
         switch parameters {
-        case let .findByTypeValueRequest(r): return r.value
+        case let .findByTypeValueRequest(r): return ByteView(r.value)
         case let .readResponse(value), let .readBlobResponse(value), let .readMultipleResponse(value):
-            return value
+            return ByteView(value)
         case let .writeRequest(hv), let .handleValueNotification(hv), let .handleValueIndication(hv),
              let .writeCommand(hv):
             return hv.value
-        case let .prepareWriteRequest(p), let .prepareWriteResponse(p): return p.value
-        case let .signedWriteCommand(s): return s.value
+        case let .prepareWriteRequest(p), let .prepareWriteResponse(p): return ByteView(p.value)
+        case let .signedWriteCommand(s): return ByteView(s.value)
         case .errorResponse, .exchangeMTURequest, .exchangeMTUResponse, .findInformationRequest,
              .findInformationResponse, .findByTypeValueResponse, .readByTypeRequest, .readByTypeResponse,
              .readRequest, .readBlobRequest, .readMultipleRequest, .readByGroupTypeRequest,

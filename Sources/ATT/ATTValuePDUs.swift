@@ -12,16 +12,18 @@ import BLEBase
 /// ```
 public struct ATTHandleValue: Sendable, Equatable {
     public var handle: UInt16
-    public var value: [UInt8]
+    /// Shared with the record's bytes, not copied: most PDUs are these, and their values only
+    /// pass through (`ByteView`).
+    public var value: ByteView
 
-    public init(handle: UInt16, value: [UInt8]) {
+    public init(handle: UInt16, value: ByteView) {
         self.handle = handle
         self.value = value
     }
 
     public init(parsing reader: inout ByteReader) throws(DecodeError) {
         handle = try reader.readUInt16LE("attribute handle")
-        value = reader.readRemainingBytes()
+        value = reader.readRemainingView()
     }
 }
 

@@ -174,6 +174,14 @@ public struct ByteReader: Sendable {
         return bytes
     }
 
+    /// Every remaining byte, shared with the reader's buffer, and moves to the end.
+    @inlinable
+    public mutating func readRemainingView() -> ByteView {
+        let view = ByteView(storage: storage, start: cursor, count: remaining)
+        cursor = endIndex
+        return view
+    }
+
     /// Moves to the end without copying what is left (padding, bytes a decoder gives up on).
     @inlinable
     public mutating func skipRemaining() {

@@ -5,13 +5,17 @@ extension ByteReader {
     /// (A function on `[UInt8]` itself was called unspecialized from other modules.)
     @inlinable
     public static func unsigned(in bytes: [UInt8], at offset: Int, size: Int, bigEndian: Bool) -> UInt64? {
+        bytes.withUnsafeBufferPointer { unsigned(in: $0, at: offset, size: size, bigEndian: bigEndian) }
+    }
+
+    /// `unsigned(in:at:size:bigEndian:)` over bytes lent in place.
+    @inlinable
+    public static func unsigned(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int, size: Int, bigEndian: Bool) -> UInt64? {
         guard size >= 1, size <= 8, offset >= 0, offset <= bytes.count - size else { return nil }
-        return bytes.withUnsafeBufferPointer { bytes in
-            var value: UInt64 = 0
-            for i in 0..<size {
-                value = value << 8 | UInt64(bytes[bigEndian ? offset + i : offset + size - 1 - i])
-            }
-            return value
+        var value: UInt64 = 0
+        for i in 0..<size {
+            value = value << 8 | UInt64(bytes[bigEndian ? offset + i : offset + size - 1 - i])
         }
+        return value
     }
 }

@@ -45,14 +45,14 @@ extension SessionAnalyzer {
         case .request, .indication:
             if var earlier = conn.pending.remove(direction) {
                 // A second request before the first was answered breaks the protocol (§3.3.2).
-                resolve(&earlier.transaction, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
+                resolve(&earlier, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
                         now: now, why: "a new request was sent before it was answered")
             }
             // Its attribute is described when it resolves (discovery may name the handle meanwhile).
             let transaction = ATTTransaction(opcode: opcode, handle: handle, attribute: nil, direction: direction,
                                              requestUs: now, requestRecord: record.index, responseUs: nil,
                                              responseRecord: nil, responseOpcode: nil, outcome: .noResponse,
-                                             errorCode: nil, value: att.value)
+                                             errorCode: nil, value: nil)
             if Self.isDiscovery(opcode) {
                 conn.connection.discovery = (conn.connection.discovery?.startUs ?? now, now)
             }
@@ -74,10 +74,10 @@ extension SessionAnalyzer {
                 var transaction = ATTTransaction(opcode: opcode, handle: handle, attribute: nil, direction: direction,
                                                  requestUs: now, requestRecord: record.index, responseUs: nil,
                                                  responseRecord: nil, responseOpcode: nil, outcome: .noResponseExpected,
-                                                 errorCode: nil, value: att.value)
+                                                 errorCode: nil, value: nil)
                 // Described only when listed: every listing shows it, nothing else does.
                 if options.transactions == .all { transaction.attribute = handle.map { describe($0, slot: conn.slot) } }
-                store(transaction, in: conn)
+                store(transaction, requestValue: att.value, in: conn)
             }
         case nil:
             break
@@ -139,7 +139,7 @@ extension SessionAnalyzer {
         switch response.parameters {
         case .errorResponse(let error):
             pending.transaction.errorCode = error.errorCode
-            resolve(&pending.transaction, in: conn, outcome: .error, responseUs: record.timestampUs, record: record.index,
+            resolve(&pending, in: conn, outcome: .error, responseUs: record.timestampUs, record: record.index,
                     response: response.opcode, now: record.timestampUs, why: nil)
             return
         case .exchangeMTUResponse(let server):
@@ -169,7 +169,7 @@ extension SessionAnalyzer {
         if case .readBlobRequest(let handle, _) = pending.pdu.parameters {
             pending.transaction.value = conn.longValues[handle]
         }
-        resolve(&pending.transaction, in: conn, outcome: .ok, responseUs: record.timestampUs, record: record.index,
+        resolve(&pending, in: conn, outcome: .ok, responseUs: record.timestampUs, record: record.index,
                 response: response.opcode, now: record.timestampUs, why: nil)
     }
 

@@ -7,39 +7,40 @@ import PacketDecoding
 /// ATT transactions closed, counted and listed; timeouts; the end of a connection
 /// (Core v5.4 Vol 3 Part F §3.3).
 extension SessionAnalyzer {
-    /// Closes a transaction: counts it, lists it per the options, reports a failure when it failed.
-    /// Changed in place in its request (taken out of it, the transaction was copied).
-    mutating func resolve(_ transaction: inout ATTTransaction, in conn: LiveConnection, outcome: ATTTransaction.Outcome,
+    /// Closes the transaction of a request: counts it, lists it per the options, reports a
+    /// failure when it failed. Changed in place in its request (taken out of it, the
+    /// transaction was copied).
+    mutating func resolve(_ request: inout PendingRequest, in conn: LiveConnection, outcome: ATTTransaction.Outcome,
                           responseUs: Int64?, record responseRecord: Int?, response: ATTOpcode?, now: Int64, why: String?) {
-        transaction.outcome = outcome
-        transaction.responseUs = responseUs
-        transaction.responseRecord = responseRecord
-        transaction.responseOpcode = response
+        request.transaction.outcome = outcome
+        request.transaction.responseUs = responseUs
+        request.transaction.responseRecord = responseRecord
+        request.transaction.responseOpcode = response
         switch outcome {
         case .error:
-            let code = transaction.errorCode ?? ATTErrorCode(rawValue: 0)
-            describeAttribute(of: &transaction, slot: conn.slot)
-            if !ATTErrorCode.isNormalEndOfDiscovery(errorCode: code, requestOpcode: transaction.opcode) {
+            let code = request.transaction.errorCode ?? ATTErrorCode(rawValue: 0)
+            describeAttribute(of: &request.transaction, slot: conn.slot)
+            if !ATTErrorCode.isNormalEndOfDiscovery(errorCode: code, requestOpcode: request.transaction.opcode) {
                 fail(.attError, at: now, record: responseRecord, slot: conn.slot, connection: conn.connection.id,
-                     "\(Self.what(transaction)) failed: \(code.name) (\(Hex.code(code.rawValue)))",
-                     details: Self.details(transaction) + [.int("errorCode", code.rawValue), .string("errorName", code.name)])
+                     "\(Self.what(request.transaction)) failed: \(code.name) (\(Hex.code(code.rawValue)))",
+                     details: Self.details(request.transaction) + [.int("errorCode", code.rawValue), .string("errorName", code.name)])
             }
         case .timeout:
-            describeAttribute(of: &transaction, slot: conn.slot)
+            describeAttribute(of: &request.transaction, slot: conn.slot)
             fail(.attTimeout, at: now, record: nil, slot: conn.slot, connection: conn.connection.id,
-                 "\(Self.what(transaction)) unanswered after \(options.transactionTimeoutUs / 1_000_000) s with the link up"
+                 "\(Self.what(request.transaction)) unanswered after \(options.transactionTimeoutUs / 1_000_000) s with the link up"
                     + airCaveat(conn),
-                 details: Self.details(transaction))
+                 details: Self.details(request.transaction))
         case .noResponse:
-            describeAttribute(of: &transaction, slot: conn.slot)
+            describeAttribute(of: &request.transaction, slot: conn.slot)
             fail(.attNoResponse, at: now, record: nil, slot: conn.slot, connection: conn.connection.id,
-                 "\(Self.what(transaction)) never answered: \(why ?? "the link went down first")" + airCaveat(conn),
-                 details: Self.details(transaction))
+                 "\(Self.what(request.transaction)) never answered: \(why ?? "the link went down first")" + airCaveat(conn),
+                 details: Self.details(request.transaction))
         case .ok, .noResponseExpected:
             // The description costs a lookup and a string: made only for a failure or a listing of all.
-            if options.transactions == .all { describeAttribute(of: &transaction, slot: conn.slot) }
+            if options.transactions == .all { describeAttribute(of: &request.transaction, slot: conn.slot) }
         }
-        store(transaction, in: conn)
+        store(request.transaction, requestValue: request.pdu.value, in: conn)
     }
 
     mutating func describeAttribute(of transaction: inout ATTTransaction, slot: Int?) {
@@ -71,7 +72,9 @@ extension SessionAnalyzer {
     /// Transactions listed per connection; the totals per characteristic stay complete.
     static let transactionsListedPerConnection = 10_000
 
-    mutating func store(_ transaction: ATTTransaction, in conn: LiveConnection) {
+    /// `requestValue`: the value the request carried, shared with its record's bytes, copied
+    /// into the transaction only when it is listed (a listed transaction outlives its record).
+    mutating func store(_ transaction: consuming ATTTransaction, requestValue: ByteView?, in conn: LiveConnection) {
         let key = TransactionTotals.Key(opcode: transaction.opcode.rawValue, handle: transaction.handle)
         let normalEnd = transaction.outcome == .error && transaction.errorCode.map {
             ATTErrorCode.isNormalEndOfDiscovery(errorCode: $0, requestOpcode: transaction.opcode)
@@ -86,6 +89,7 @@ extension SessionAnalyzer {
             return
         }
         transactionsListed += 1
+        if transaction.value == nil { transaction.value = requestValue?.array }
         conn.connection.transactions.append(transaction)
     }
 
@@ -112,7 +116,7 @@ extension SessionAnalyzer {
                 }
                 if deadline <= now {
                     conn.pending[direction] = nil
-                    resolve(&pending.transaction, in: conn, outcome: .timeout, responseUs: nil, record: nil, response: nil,
+                    resolve(&pending, in: conn, outcome: .timeout, responseUs: nil, record: nil, response: nil,
                             now: deadline, why: nil)
                 } else {
                     next = min(next, deadline)
@@ -132,7 +136,7 @@ extension SessionAnalyzer {
         conn.connection.disconnectReason = reason
         conn.connection.initiator = initiator ?? Self.initiator(reason: reason, hostAsked: conn.disconnectRequested)
         for var pending in conn.pending.byRequestTime {
-            resolve(&pending.transaction, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
+            resolve(&pending, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
                     now: timeUs, why: "the link went down first (\(reason.map { "\($0.name)" } ?? "its end was not captured"))")
         }
         conn.pending.removeAll()

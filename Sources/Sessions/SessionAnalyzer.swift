@@ -54,7 +54,8 @@ public struct ATTValueEvent: Sendable {
     public var opcode: ATTOpcode
     public var handle: UInt16
     public var uuid: BluetoothUUID?
-    public var value: [UInt8]
+    /// Shared with its record's bytes: the vendor layer copies what it keeps.
+    public var value: ByteView
     public var timeUs: Int64
     public var record: Int
     /// The first record carrying the PDU's bytes (its first L2CAP fragment) and its time.

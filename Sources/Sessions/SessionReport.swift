@@ -40,7 +40,7 @@ extension SessionAnalyzer {
         for (link, open) in live.all.sorted(by: { $0.value.connection.startUs < $1.value.connection.startUs }) {
             if case .air = link, endSilent(link, open, atCaptureEnd: true, events: &events) { continue }
             for var pending in open.pending.byRequestTime {
-                resolve(&pending.transaction, in: open, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
+                resolve(&pending, in: open, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
                         now: end, why: "the capture ended first")
             }
             open.pending.removeAll()

@@ -64,8 +64,16 @@ struct FrameAssembler: Sendable {
 
     /// Adds one ATT value, appending what it completes to `out`; `fragmentLimit` is ATT_MTU − 3.
     /// `firstFragment` is the record and time of the value's first L2CAP fragment.
-    mutating func feed(_ value: [UInt8], timeUs: Int64, record: Int, attOpcode: UInt8,
+    mutating func feed(_ value: ByteView, timeUs: Int64, record: Int, attOpcode: UInt8,
                        firstFragment: (record: Int, timeUs: Int64), fragmentLimit: Int, into out: inout [Output]) {
+        value.withUnsafeBufferPointer {
+            feed($0, timeUs: timeUs, record: record, attOpcode: attOpcode, firstFragment: firstFragment,
+                 fragmentLimit: fragmentLimit, into: &out)
+        }
+    }
+
+    private mutating func feed(_ value: UnsafeBufferPointer<UInt8>, timeUs: Int64, record: Int, attOpcode: UInt8,
+                               firstFragment: (record: Int, timeUs: Int64), fragmentLimit: Int, into out: inout [Output]) {
         let sync = framing.sync
         if !buffer.isEmpty, lastFragmentShort, !sync.isEmpty, value.starts(with: sync), framing.length != .none {
             out.append(.garbage(take(buffer.count),
@@ -76,12 +84,12 @@ struct FrameAssembler: Sendable {
         lastFragmentShort = short
         // The common case, a value that is one whole frame: passed on as it is, without buffering.
         if buffer.isEmpty, value.starts(with: sync), case .frame(let total) = measure(value, short: short), total == value.count {
-            out.append(.frame(Cut(bytes: value, firstTimeUs: timeUs, lastTimeUs: timeUs, firstRecord: record,
+            out.append(.frame(Cut(bytes: Array(value), firstTimeUs: timeUs, lastTimeUs: timeUs, firstRecord: record,
                                   lastRecord: record, fragments: 1, attOpcode: attOpcode,
                                   firstFragmentRecord: firstFragment.record, firstFragmentUs: firstFragment.timeUs)))
             return
         }
-        buffer += value
+        buffer.append(contentsOf: value)
         pieces.append(Piece(remaining: value.count, timeUs: timeUs, record: record, attOpcode: attOpcode,
                             firstFragmentRecord: firstFragment.record, firstFragmentUs: firstFragment.timeUs))
         cutting: while !buffer.isEmpty {
@@ -99,7 +107,7 @@ struct FrameAssembler: Sendable {
                     break cutting
                 }
             }
-            switch measure(buffer, short: short) {
+            switch buffer.withUnsafeBufferPointer({ measure($0, short: short) }) {
             case .incomplete:
                 break cutting
             case .impossible(let reason):
@@ -119,7 +127,7 @@ struct FrameAssembler: Sendable {
 
     /// The length of the frame that starts `bytes` (at its sync bytes); `short`: whether the
     /// latest fragment was shorter than ATT_MTU − 3.
-    private func measure(_ bytes: [UInt8], short: Bool) -> Measure {
+    private func measure(_ bytes: UnsafeBufferPointer<UInt8>, short: Bool) -> Measure {
         switch framing.length {
         case .field(let field):
             guard let value = ByteReader.unsigned(in: bytes, at: field.offset, size: field.size, bigEndian: field.bigEndian)

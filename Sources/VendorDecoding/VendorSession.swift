@@ -110,6 +110,14 @@ public struct VendorSession: Sendable {
     public mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
                                bytes: [UInt8], timeUs: Int64, record: Int,
                                firstFragment: (record: Int, timeUs: Int64)? = nil) -> [VendorEvent] {
+        value(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid, bytes: ByteView(bytes), timeUs: timeUs,
+              record: record, firstFragment: firstFragment)
+    }
+
+    /// `value(…)` of bytes shared with their record (`ATTValueEvent.value`).
+    public mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
+                               bytes: ByteView, timeUs: Int64, record: Int,
+                               firstFragment: (record: Int, timeUs: Int64)? = nil) -> [VendorEvent] {
         var events: [VendorEvent] = []
         value(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid, bytes: bytes, timeUs: timeUs,
               record: record, firstFragment: firstFragment, into: &events)
@@ -118,7 +126,7 @@ public struct VendorSession: Sendable {
 
     /// `value(…)`, handing the events to `events`.
     public mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
-                               bytes: [UInt8], timeUs: Int64, record: Int, firstFragment: (record: Int, timeUs: Int64)? = nil,
+                               bytes: ByteView, timeUs: Int64, record: Int, firstFragment: (record: Int, timeUs: Int64)? = nil,
                                into events: inout some VendorEventSink) {
         expire(now: timeUs)
         guard routeCarriesFrames(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid) else {

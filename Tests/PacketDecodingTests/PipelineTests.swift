@@ -26,7 +26,7 @@ struct PipelineTests {
         #expect(pdu.direction == .received)
         #expect(acl[2].attPDUs.first?.opcode == .handleValueNotification)
         #expect(acl[2].attPDUs.first?.handle == 0x0012)
-        #expect(acl[2].attPDUs.first?.value == value)
+        #expect(acl[2].attPDUs.first?.value?.array == value)
         #expect(atEnd.isEmpty)
     }
 

@@ -1,3 +1,4 @@
+import BLEBase
 import Testing
 @testable import VendorDecoding
 
@@ -119,7 +120,7 @@ extension FrameAssembler {
     mutating func feed(_ value: [UInt8], timeUs: Int64, record: Int, attOpcode: UInt8,
                        firstFragment: (record: Int, timeUs: Int64)? = nil, fragmentLimit: Int) -> [Output] {
         var out: [Output] = []
-        feed(value, timeUs: timeUs, record: record, attOpcode: attOpcode, firstFragment: firstFragment ?? (record, timeUs),
+        feed(ByteView(value), timeUs: timeUs, record: record, attOpcode: attOpcode, firstFragment: firstFragment ?? (record, timeUs),
              fragmentLimit: fragmentLimit, into: &out)
         return out
     }
