@@ -83,14 +83,21 @@ extension SessionAnalyzer {
             break
         }
 
-        if Self.carriesValue(opcode), let handle, let value = att.value {
+        // The PDUs whose values the layer above decodes: writes, notifications and indications
+        // (matched here, not through `att.value`, which copies the parameters to pick one out).
+        switch att.parameters {
+        case .writeRequest(let written), .writeCommand(let written), .handleValueNotification(let written),
+             .handleValueIndication(let written):
             sendDevice(of: conn, events: &events)
+            let handle = written.handle
             events.append(.attValue(ATTValueEvent(
                 connectionNumber: conn.number,
                 hostToDevice: direction == .sent || direction == .centralToPeripheral, opcode: opcode, handle: handle,
-                uuid: conn.slot.flatMap { gatt.uuid(slot: registry.root($0), handle: handle) }, value: value,
+                uuid: conn.slot.flatMap { gatt.uuid(slot: registry.root($0), handle: handle) }, value: written.value,
                 timeUs: now, record: record.index, firstFragmentRecord: frame.firstRecordIndex,
                 firstFragmentUs: frame.firstTimestampUs, mtu: conn.connection.mtu)))
+        default:
+            break
         }
     }
 
@@ -109,14 +116,6 @@ extension SessionAnalyzer {
     static func isDiscovery(_ opcode: ATTOpcode) -> Bool {
         switch opcode {
         case .readByGroupTypeRequest, .findByTypeValueRequest, .readByTypeRequest, .findInformationRequest: return true
-        default: return false
-        }
-    }
-
-    /// The PDUs whose values the layer above decodes: writes, notifications and indications.
-    static func carriesValue(_ opcode: ATTOpcode) -> Bool {
-        switch opcode {
-        case .writeRequest, .writeCommand, .handleValueNotification, .handleValueIndication: return true
         default: return false
         }
     }

@@ -74,7 +74,8 @@ extension SessionAnalyzer {
 
     /// `requestValue`: the value the request carried, shared with its record's bytes, copied
     /// into the transaction only when it is listed (a listed transaction outlives its record).
-    mutating func store(_ transaction: consuming ATTTransaction, requestValue: ByteView?, in conn: LiveConnection) {
+    mutating func store(_ transaction: consuming ATTTransaction, requestValue: @autoclosure () -> ByteView?,
+                        in conn: LiveConnection) {
         let key = TransactionTotals.Key(opcode: transaction.opcode.rawValue, handle: transaction.handle)
         let normalEnd = transaction.outcome == .error && transaction.errorCode.map {
             ATTErrorCode.isNormalEndOfDiscovery(errorCode: $0, requestOpcode: transaction.opcode)
@@ -89,7 +90,7 @@ extension SessionAnalyzer {
             return
         }
         transactionsListed += 1
-        if transaction.value == nil { transaction.value = requestValue?.array }
+        if transaction.value == nil { transaction.value = requestValue()?.array }
         conn.connection.transactions.append(transaction)
     }
 
