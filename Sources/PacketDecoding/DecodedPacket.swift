@@ -41,6 +41,17 @@ public struct DecodedPacket: Sendable {
     /// then destroyed once, when it is replaced.
     mutating func replaceRecord(_ record: consuming CaptureRecord) {
         self.record = record
+        clearLayers()
+    }
+
+    /// `replaceRecord(_:)`, the previous record going into `record`.
+    mutating func replaceRecord(swapping record: inout CaptureRecord) {
+        swap(&self.record, &record)
+        clearLayers()
+    }
+
+    /// Empties what a record decodes into, but `hci`.
+    private mutating func clearLayers() {
         if airFields != nil { airFields = nil }
         if l2cap.count > 0 { l2cap.removeAll() }
         if !joinedAdvertising.isEmpty { joinedAdvertising.removeFirstFew(joinedAdvertising.count) }

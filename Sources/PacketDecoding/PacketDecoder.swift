@@ -28,6 +28,13 @@ public struct PacketDecoder: Sendable {
         decodeRecord(of: &packet)
     }
 
+    /// `decode(_:into:)` of a record that changes places with the packet's previous one, which
+    /// `record` then holds: for a caller that frees its records together.
+    public mutating func decode(swapping record: inout CaptureRecord, into packet: inout DecodedPacket) {
+        packet.replaceRecord(swapping: &record)
+        decodeRecord(of: &packet)
+    }
+
     /// Decodes the record of `packet`, whose other fields are empty except `hci`, which this
     /// sets on every path.
     private mutating func decodeRecord(of packet: inout DecodedPacket) {

@@ -49,6 +49,18 @@ final class PrefetchingReader: RecordReader, @unchecked Sendable {
         }
     }
 
+    /// The rest of the batch being handed out, or the next batch, last record first; empty at
+    /// the end of the capture.
+    func nextBatch() -> [CaptureRecord] {
+        if batch.isEmpty, !ended {
+            batch = handOff.receive()
+            ended = batch.isEmpty
+        }
+        var taken: [CaptureRecord] = []
+        swap(&taken, &batch)
+        return taken
+    }
+
     func next() -> CaptureRecord? {
         if batch.isEmpty, !ended {
             batch = handOff.receive()

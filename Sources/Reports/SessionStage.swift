@@ -36,8 +36,23 @@ struct SessionStage {
         events.reserveCapacity(Self.recordsPerBatch)
         // A reader that reads ahead on a thread (the pipelined run) is called through its own
         // type: its records then move out without going through `Optional`'s generic destroy.
-        if let prefetching = reader as? PrefetchingReader { return step(reading: prefetching, into: &events) }
+        if let prefetching = reader as? PrefetchingReader { return step(batchOf: prefetching, into: &events) }
         return step(reading: reader, into: &events)
+    }
+
+    /// One batch of the reading thread: each record changes places with the packet's previous
+    /// one, which the batch then frees with the others (moved out of the batch and into the
+    /// packet, each record cost a copy into a temporary and a destroy, 150 instructions).
+    private mutating func step(batchOf reader: PrefetchingReader, into events: inout [SessionEvent]) -> Int? {
+        var records = reader.nextBatch()
+        // Last record first.
+        guard let offset = records.first?.fileOffset else { return nil }
+        // Not in a closure over the batch's buffer: the packet lent from there was copied.
+        for index in records.indices.reversed() {
+            decoder.decode(swapping: &records[index], into: &packet)
+            sessions.process(packet, into: &events)
+        }
+        return offset
     }
 
     private mutating func step<Reader: RecordReader>(reading reader: Reader, into events: inout [SessionEvent]) -> Int? {
