@@ -57,7 +57,9 @@ let package = Package(
 if Context.environment["BLEDECODE_FUZZ"] != "1" {
     for target in package.targets where target.type == .regular || target.type == .executable {
         target.swiftSettings = (target.swiftSettings ?? [])
-            + [.unsafeFlags(["-enforce-exclusivity=unchecked", "-static-stdlib"], .when(configuration: .release))]
+            + [.unsafeFlags(["-enforce-exclusivity=unchecked", "-static-stdlib", "-cross-module-optimization"], .when(configuration: .release))]
+        // Cross-module optimization lets the layers' small functions inline into the next layer up
+        // (callgrind, 1 M btsnoop: 84 M fewer instructions of 5.0 G).
         // Release executables carry the Swift runtime and libraries inside (what `swift build
         // --static-swift-stdlib` does, as a setting): calls into the runtime (retain, release,
         // allocation, on every packet) are then direct rather than through a shared library's
