@@ -48,6 +48,9 @@ public struct VendorSession: Sendable {
     private var heldFrames: [VendorFrame] = []
     private var heldStates: [HeldState] = []
     private var nextID = 0
+    /// No pending command's deadline is earlier (one answered since may have left it earlier than
+    /// the earliest left): values before it skip the look through the held frames.
+    private var earliestDeadlineUs = Int64.max
     private var awaitingWriteResponse: Int?
     /// Names found for response codes (`commandName(…)`), when the answer depends on the code
     /// alone; at most `maxRememberedNames` codes.
@@ -277,6 +280,7 @@ public struct VendorSession: Sendable {
                 state.expectedResponse = try? plan.commands?.responseCommand.evaluate(context(heldFrames[new]))
             }
             state.deadlineUs = heldFrames[new].lastTimeUs &+ commandTimeoutUs
+            earliestDeadlineUs = min(earliestDeadlineUs, state.deadlineUs)
             state.acknowledged = cut.attOpcode != 0x12
             if cut.attOpcode == 0x12 { awaitingWriteResponse = heldFrames[new].id }
             if heldStates.count(where: \.pending) >= Self.maxPendingCommands, let oldest = heldStates.firstIndex(where: \.pending) {
@@ -361,8 +365,14 @@ public struct VendorSession: Sendable {
 
     private mutating func expire(now: Int64) {
         guard let commandTimeoutUs = plan.commandTimeoutUs else { return }
-        for i in heldStates.indices where heldStates[i].pending && heldStates[i].deadlineUs < now {
-            resolveNoResponse(i, detectedUs: heldStates[i].deadlineUs, why: "within \(commandTimeoutUs / 1000) ms")
+        guard earliestDeadlineUs < now else { return }
+        earliestDeadlineUs = .max
+        for i in heldStates.indices where heldStates[i].pending {
+            if heldStates[i].deadlineUs < now {
+                resolveNoResponse(i, detectedUs: heldStates[i].deadlineUs, why: "within \(commandTimeoutUs / 1000) ms")
+            } else {
+                earliestDeadlineUs = min(earliestDeadlineUs, heldStates[i].deadlineUs)
+            }
         }
     }
 
