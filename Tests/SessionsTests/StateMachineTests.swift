@@ -177,6 +177,28 @@ struct StateMachineTests {
         #expect(report.connections[0].subscriptions.map(\.notifications) == [true])
     }
 
+    /// A listed transaction keeps the value its request carried (read in place from the record
+    /// until then) or its response's, also when it is listed at the end of the capture.
+    @Test(arguments: [SessionOptions.TransactionListing.all, .failed])
+    func listedTransactionsKeepTheirValues(listing: SessionOptions.TransactionListing) {
+        var s = connected()
+        s.att(handle: handle, .sent, [0x12, 0x10, 0x00, 0xAA, 0x01])   // Write Request
+        s.att(handle: handle, .received, [0x13])                       // Write Response
+        s.att(handle: handle, .sent, [0x52, 0x10, 0x00, 0x05])         // Write Command
+        s.att(handle: handle, .sent, [0x0A, 0x10, 0x00])               // Read Request
+        s.att(handle: handle, .received, [0x0B, 0x07, 0x08])           // Read Response
+        s.att(handle: handle, .sent, [0x12, 0x10, 0x00, 0x09])         // Write Request, never answered
+        let report = analyze(s.records, options: SessionOptions(transactions: listing)).report
+        let listed = report.connections[0].transactions
+        if listing == .all {
+            #expect(listed.map(\.opcode) == [.writeRequest, .writeCommand, .readRequest, .writeRequest])
+            #expect(listed.map(\.value) == [[0xAA, 0x01], [0x05], [0x07, 0x08], [0x09]])
+        } else {
+            #expect(listed.map(\.opcode) == [.writeRequest])
+            #expect(listed.map(\.value) == [[0x09]])
+        }
+    }
+
     @Test func indicationIsConfirmed() {
         var s = connected()
         s.att(handle: handle, .received, [0x1D, 0x08, 0x00, 0x01, 0x00, 0xFF, 0xFF])
