@@ -52,21 +52,23 @@ final class PrefetchingReader: RecordReader, @unchecked Sendable {
     /// The rest of the batch being handed out, or the next batch, last record first; empty at
     /// the end of the capture.
     func nextBatch() -> [CaptureRecord] {
-        if batch.isEmpty, !ended {
-            batch = handOff.receive()
-            ended = batch.isEmpty
-        }
+        refill()
         var taken: [CaptureRecord] = []
         swap(&taken, &batch)
         return taken
     }
 
     func next() -> CaptureRecord? {
+        refill()
+        return batch.popLast()
+    }
+
+    /// Takes the reading thread's next batch once the one being handed out is used up.
+    private func refill() {
         if batch.isEmpty, !ended {
             batch = handOff.receive()
             ended = batch.isEmpty
         }
-        return batch.popLast()
     }
 
     /// Complete once `next()` returned nil.

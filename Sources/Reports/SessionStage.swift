@@ -34,8 +34,7 @@ struct SessionStage {
     mutating func step(into events: inout [SessionEvent]) -> Int? {
         // A batch handed to another thread leaves an empty buffer: sized once, not grown by doubling.
         events.reserveCapacity(Self.recordsPerBatch)
-        // A reader that reads ahead on a thread (the pipelined run) is called through its own
-        // type: its records then move out without going through `Optional`'s generic destroy.
+        // A reader that reads ahead on a thread (the pipelined run) hands over its batches whole.
         if let prefetching = reader as? PrefetchingReader { return step(batchOf: prefetching, into: &events) }
         return step(reading: reader, into: &events)
     }

@@ -111,14 +111,6 @@ public struct VendorSession: Sendable {
     /// characteristics are ignored. `firstFragment` is the record and time of the value's first
     /// L2CAP fragment, when it came in several ACL packets.
     public mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
-                               bytes: [UInt8], timeUs: Int64, record: Int,
-                               firstFragment: (record: Int, timeUs: Int64)? = nil) -> [VendorEvent] {
-        value(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid, bytes: ByteView(bytes), timeUs: timeUs,
-              record: record, firstFragment: firstFragment)
-    }
-
-    /// `value(…)` of bytes shared with their record (`ATTValueEvent.value`).
-    public mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
                                bytes: ByteView, timeUs: Int64, record: Int,
                                firstFragment: (record: Int, timeUs: Int64)? = nil) -> [VendorEvent] {
         var events: [VendorEvent] = []

@@ -23,7 +23,7 @@ struct SessionTests {
             record += 1
             events += session.value(direction: .hostToDevice, attOpcode: opcode, handle: SessionTests.write,
                                     uuid: BluetoothUUID(uint16: 0xFFE1),
-                                    bytes: DemoLockFrame.encode(command: cmd, sequence: seq, plaintext: plain),
+                                    bytes: ByteView(DemoLockFrame.encode(command: cmd, sequence: seq, plaintext: plain)),
                                     timeUs: ms * 1000, record: record)
         }
 
@@ -31,7 +31,7 @@ struct SessionTests {
             record += 1
             events += session.value(direction: .deviceToHost, attOpcode: 0x1B, handle: SessionTests.notify,
                                     uuid: BluetoothUUID(uint16: 0xFFE2),
-                                    bytes: DemoLockFrame.encode(command: cmd | 0x80, sequence: seq, plaintext: [status]),
+                                    bytes: ByteView(DemoLockFrame.encode(command: cmd | 0x80, sequence: seq, plaintext: [status])),
                                     timeUs: ms * 1000, record: record)
         }
 
@@ -60,7 +60,7 @@ struct SessionTests {
         f.record += 1
         f.events += f.session.value(direction: .deviceToHost, attOpcode: 0x1B, handle: Self.notify,
                                     uuid: BluetoothUUID(uint16: 0xFFE2),
-                                    bytes: DemoLockFrame.encode(command: 0x90, sequence: 0x5A, plaintext: [0]),
+                                    bytes: ByteView(DemoLockFrame.encode(command: 0x90, sequence: 0x5A, plaintext: [0])),
                                     timeUs: 1_040_000, record: 9, firstFragment: (record: 7, timeUs: 1_030_000))
         #expect(f.frames.map(\.firstFragmentRecord) == [1, 7])
         #expect(f.frames.map(\.firstFragmentTimeUs) == [1_000_000, 1_030_000])
@@ -121,7 +121,7 @@ struct SessionTests {
         // The first 20 bytes of a longer response, then the link drops.
         let long = DemoLockFrame.encode(command: 0xA0, sequence: 0x07, plaintext: [UInt8](repeating: 0, count: 40))
         f.events += f.session.value(direction: .deviceToHost, attOpcode: 0x1B, handle: Self.notify,
-                                    uuid: BluetoothUUID(uint16: 0xFFE2), bytes: Array(long.prefix(20)),
+                                    uuid: BluetoothUUID(uint16: 0xFFE2), bytes: ByteView(Array(long.prefix(20))),
                                     timeUs: 50_000, record: 9)
         #expect(f.events.isEmpty)
         f.events += f.session.linkDown(timeUs: 60_000)
@@ -165,7 +165,7 @@ struct SessionTests {
     @Test func crcMismatchIsItsOwnOutcomeAndWaitsForNothing() {
         var f = Feeder()
         f.events += f.session.value(direction: .hostToDevice, attOpcode: 0x52, handle: Self.write, uuid: BluetoothUUID(uint16: 0xFFE1),
-                                    bytes: DemoLockFrame.encode(command: 0x11, sequence: 3, plaintext: [], corruptCRC: true),
+                                    bytes: ByteView(DemoLockFrame.encode(command: 0x11, sequence: 3, plaintext: [], corruptCRC: true)),
                                     timeUs: 0, record: 1)
         #expect(f.frames.map(\.outcome) == [.crcMismatch])
         #expect(f.frames.first?.summary == "LOCK (0x11) seq 0x03: crc mismatch")
@@ -213,7 +213,7 @@ struct SessionTests {
         var events: [VendorEvent] = []
         func send(_ direction: VendorDirection, _ bytes: [UInt8], _ ms: Int64) {
             events += session.value(direction: direction, attOpcode: direction == .hostToDevice ? 0x12 : 0x1B,
-                                    handle: direction == .hostToDevice ? 0x11 : 0x14, uuid: nil, bytes: bytes,
+                                    handle: direction == .hostToDevice ? 0x11 : 0x14, uuid: nil, bytes: ByteView(bytes),
                                     timeUs: ms * 1000, record: Int(ms))
         }
         send(.hostToDevice, [0x55, 0xAA, 0x01, 0x02, 0x00], 1)             // GET_INFO, no body

@@ -82,8 +82,8 @@ struct InferCRC: ParsableCommand {
         var seen = Set<[UInt8]>()
         while let record = reader.next() {
             for att in decoder.decode(record).attPDUs where att.handle == target {
-                guard let value = att.value?.array, [0x12, 0x52, 0x1B, 0x1D].contains(att.opcode.rawValue), value.count >= 2,
-                      seen.insert(value).inserted, frames.count < 64 else { continue }
+                guard [0x12, 0x52, 0x1B, 0x1D].contains(att.opcode.rawValue), let view = att.value, view.count >= 2,
+                      case let value = view.array, seen.insert(value).inserted, frames.count < 64 else { continue }
                 frames.append(value)
             }
         }
