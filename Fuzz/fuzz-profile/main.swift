@@ -12,6 +12,7 @@ func fuzzProfile(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let text = String(decoding: bytes, as: UTF8.self)
     guard let profile = try? ProfileLoader.load(yaml: text, file: "fuzz.yaml") else { return 0 }
     var session = VendorSession(plan: FramePlan(profile), connection: "C1", mtu: 247)
+    let value = ByteView(bytes)
     for (index, channel) in profile.channels.enumerated() {
         let (handle, uuid): (UInt16, BluetoothUUID?)
         switch channel.characteristic {
@@ -19,7 +20,7 @@ func fuzzProfile(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         case .handle(let h): (handle, uuid) = (h, nil)
         }
         for opcode in channel.attOpcodes.sorted() {
-            _ = session.value(direction: channel.direction, attOpcode: opcode, handle: handle, uuid: uuid, bytes: bytes,
+            _ = session.value(direction: channel.direction, attOpcode: opcode, handle: handle, uuid: uuid, bytes: value,
                               timeUs: Int64(index), record: index)
         }
     }
