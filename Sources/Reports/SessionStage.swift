@@ -75,7 +75,7 @@ struct SessionStage {
     consuming func runInline(vendor: inout VendorLayer, progress: ((Int) -> Void)?) -> End {
         var events: [SessionEvent] = []
         while let offset = step(into: &events) {
-            events.drain(filler: .filler) { vendor.handle($0) }
+            events.drain { vendor.handle($0) }
             progress?(offset)
         }
         return finish()

@@ -37,7 +37,7 @@ enum SessionThread {
         while true {
             switch handOff.receive() {
             case .events(var events, let offset):
-                events.drain(filler: .filler) { vendor.handle($0) }
+                events.drain { vendor.handle($0) }
                 progress?(offset)
             case .end(let end):
                 return end

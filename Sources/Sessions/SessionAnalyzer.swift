@@ -87,9 +87,6 @@ public enum SessionEvent: Sendable {
     /// A Write Response: the peer acknowledged the connection's Write Request.
     case writeResponse(connectionNumber: Int, timeUs: Int64)
     case connectionEnded(connectionID: String, connectionNumber: Int, timeUs: Int64)
-
-    /// An event that owns nothing, holding the place of one moved out of a list (`Array.drain`).
-    public static var filler: SessionEvent { .writeResponse(connectionNumber: 0, timeUs: 0) }
 }
 
 /// Turns decoded packets into devices, connections, GATT databases, ATT transactions, HCI

@@ -25,12 +25,6 @@ struct FrameAssembler: Sendable {
     enum Output: Sendable, Equatable {
         case frame(Cut)
         case garbage(Cut, reason: String)
-
-        /// An output that owns nothing, holding the place of one moved out of a list (`Array.drain`).
-        static var filler: Output {
-            .frame(Cut(bytes: [], firstTimeUs: 0, lastTimeUs: 0, firstRecord: 0, lastRecord: 0, fragments: 0, attOpcode: 0,
-                       firstFragmentRecord: 0, firstFragmentUs: 0))
-        }
     }
 
     private struct Piece: Sendable {

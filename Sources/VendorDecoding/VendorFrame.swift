@@ -47,14 +47,6 @@ public struct VendorFrame: Sendable, Equatable {
     public var latencyUs: Int64?
     /// Why a frame is malformed.
     public var problem: String?
-
-    /// A frame that owns nothing, holding the place of one moved out of a list (`Array.drain`).
-    static var filler: VendorFrame {
-        VendorFrame(id: 0, connection: "", direction: .hostToDevice, attOpcode: 0, handle: 0, firstTimeUs: 0, lastTimeUs: 0,
-                    firstRecord: 0, lastRecord: 0, firstFragmentRecord: 0, firstFragmentTimeUs: 0, fragments: 0, raw: [],
-                    plaintext: nil, checksumOK: nil, command: nil, commandName: nil, sequence: nil, status: nil,
-                    statusOK: nil, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: nil)
-    }
 }
 
 /// A vendor-level failure (the report contract's `vendor-*` failure kinds).

@@ -139,7 +139,7 @@ public struct VendorSession: Sendable {
         // Moved out of a list of our own (`accept` changes `self`, so `outputs` cannot be lent).
         var completed: [FrameAssembler.Output] = []
         swap(&completed, &outputs)
-        completed.drain(filler: .filler) { accept($0, direction: direction, handle: handle, nowUs: timeUs) }
+        completed.drain { accept($0, direction: direction, handle: handle, nowUs: timeUs) }
         swap(&completed, &outputs)
         flush(into: &events)
     }
@@ -379,18 +379,20 @@ public struct VendorSession: Sendable {
     }
 
     /// Emits frames from the front of the queue up to the first one still waiting, each moved
-    /// out (handed through `Array.drain`'s closure, each was copied), and the failures after each.
+    /// out (`Array.drainFirst`), and the failures after each.
     private mutating func flush(into events: inout some VendorEventSink) {
         let emitted = heldStates.firstIndex(where: \.pending) ?? heldStates.count
         guard emitted > 0 else { return }
-        heldFrames.withUnsafeMutableBufferPointer { frames in
-            for i in 0..<emitted {
-                events.take(frames.moveElement(from: i))
-                frames.initializeElement(at: i, to: .filler)
-                for failure in heldStates[i].failures { events.take(failure) }
-            }
+        // Out of `self` while it drains: the closure reads `heldStates`.
+        var frames: [VendorFrame] = []
+        swap(&frames, &heldFrames)
+        var i = 0
+        frames.drainFirst(emitted) { frame in
+            events.take(frame)
+            for failure in heldStates[i].failures { events.take(failure) }
+            i += 1
         }
-        heldFrames.removeFirstFew(emitted)
+        swap(&frames, &heldFrames)
         heldStates.removeFirstFew(emitted)
     }
 }
