@@ -46,8 +46,13 @@ public struct ACLDataPacket: Sendable, Equatable {
     /// 0b00 point-to-point; BR/EDR broadcast values otherwise.
     public var broadcastFlag: UInt8
     public var dataTotalLength: UInt16
-    /// The payload (the L2CAP bytes) as a reader sharing the record's storage, absolute offsets kept.
-    public var payload: ByteReader
+    /// Where the payload (the L2CAP bytes) lies in the parsed reader's storage (absolute
+    /// indices, as `ByteReader.position` counts). The packet holds no reference to the bytes:
+    /// holding a reader cost a retain, a release and a switch in the packet's destroy, per ACL
+    /// packet (callgrind); `payload(in:)` reads them back.
+    public var payloadRange: Range<Int>
+    /// The payload's first byte as errors report it (the parsed reader's `reportedOffset`).
+    public var payloadOffset: Int
     /// Set when fewer payload bytes were present than `dataTotalLength` and the caller allowed it.
     public var truncation: DataTruncation?
 
@@ -67,25 +72,24 @@ public struct ACLDataPacket: Sendable, Equatable {
         packetBoundary = boundary
         broadcastFlag = UInt8(truncatingIfNeeded: handleAndFlags >> 14)
         dataTotalLength = try reader.readUInt16LE("Data_Total_Length")
+        payloadOffset = reader.reportedOffset
         let declared = Int(dataTotalLength)
         guard allowTruncated, reader.remaining < declared else {
-            // Stored after the last check: a throw after it made the initializer build the
-            // packet aside and copy it out.
-            let body = try reader.slice(byteCount: declared, "ACL data")
+            let start = reader.position
+            try reader.skip(declared, "ACL data")
             try reader.expectEnd("ACL data")
-            payload = body
+            payloadRange = start..<reader.position
             return
         }
         truncation = DataTruncation(present: reader.remaining, declared: declared)
-        payload = reader.sliceRemaining()
+        payloadRange = reader.position..<reader.endIndex
+        reader.skipRemaining()
     }
 
-    public var payloadBytes: ArraySlice<UInt8> { payload.unreadBytes }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.connectionHandle == rhs.connectionHandle && lhs.packetBoundary == rhs.packetBoundary
-            && lhs.broadcastFlag == rhs.broadcastFlag && lhs.dataTotalLength == rhs.dataTotalLength
-            && lhs.truncation == rhs.truncation && lhs.payloadBytes == rhs.payloadBytes
+    /// The payload read from `parsed`, the reader the packet was parsed from (or a copy of it
+    /// taken before): offsets reported as that reader's.
+    public func payload(in parsed: ByteReader) -> ByteReader {
+        ByteReader(parsed.storage, range: payloadRange, layer: .acl, baseOffset: payloadOffset - payloadRange.lowerBound)
     }
 }
 

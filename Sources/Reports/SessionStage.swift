@@ -49,7 +49,7 @@ struct SessionStage {
         // Not in a closure over the batch's buffer: the packet lent from there was copied.
         for index in records.indices.reversed() {
             decoder.decode(swapping: &records[index], into: &packet)
-            sessions.process(packet, into: &events)
+            sessions.process(lent: &packet, into: &events)
         }
         return offset
     }
@@ -60,7 +60,7 @@ struct SessionStage {
             guard let record = reader.next() else { break }
             offset = record.fileOffset
             decoder.decode(record, into: &packet)
-            sessions.process(packet, into: &events)
+            sessions.process(lent: &packet, into: &events)
         }
         return offset
     }

@@ -32,6 +32,10 @@ extension SessionAnalyzer {
         }
     }
 
+    /// One ATT PDU of a live link. Inlined into `handleL2CAP`, it reads the PDU where the L2CAP
+    /// content holds it: called, it was handed a copy of it (an outlined copy of the parameters
+    /// per ATT PDU, 59 M instructions per 1 M packets, callgrind).
+    @inline(__always)
     mutating func handleATT(_ att: ATTPDU, link: LinkID, direction: Direction, record: CaptureRecord, frame: L2CAPFrame,
                             events: inout [SessionEvent]) {
         guard let conn = live[link] else { return }

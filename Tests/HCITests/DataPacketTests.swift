@@ -11,8 +11,14 @@ import Testing
     @Test func aclStartFragment() throws {
         let packet = try parsed(acl) { r throws(DecodeError) in try ACLDataPacket(parsing: &r) }
         #expect(packet.connectionHandle == 0x40 && packet.packetBoundary == .firstFlushable && packet.broadcastFlag == 0)
-        #expect(packet.dataTotalLength == 7 && Array(packet.payloadBytes) == Array(acl[4...]) && packet.truncation == nil)
-        #expect(packet.payload.reportedOffset == 4 && packet.payload.layer == .acl)
+        #expect(packet.dataTotalLength == 7 && packet.payloadRange == 4..<11 && packet.truncation == nil)
+        let payload = packet.payload(in: ByteReader(acl))
+        #expect(Array(payload.unreadBytes) == Array(acl[4...]) && payload.reportedOffset == 4 && payload.layer == .acl)
+        // Offsets stay those of the reader parsed: a record's payload after its header.
+        var shifted = ByteReader([0xFF, 0xFF] + acl, range: 2..<13, baseOffset: 100)
+        let inRecord = try ACLDataPacket(parsing: &shifted)
+        #expect(shifted.isAtEnd && inRecord.payloadRange == 6..<13 && inRecord.payloadOffset == 106)
+        #expect(Array(inRecord.payload(in: shifted).unreadBytes) == Array(acl[4...]) && inRecord.payload(in: shifted).reportedOffset == 106)
         #expect(packet.summary == "ACL handle 0x0040 start 7 bytes")
         let continuation = try parsed([0x41, 0x10, 0x01, 0x00, 0xEE]) { r throws(DecodeError) in try ACLDataPacket(parsing: &r) }
         #expect(continuation.connectionHandle == 0x41 && continuation.packetBoundary == .continuing)
@@ -41,7 +47,7 @@ import Testing
     @Test func aclCutByCapturingToolKeepsHeader() throws {
         let packet = try parsed(Array(acl[0..<6])) { r throws(DecodeError) in try ACLDataPacket(parsing: &r, allowTruncated: true) }
         #expect(packet.truncation == DataTruncation(present: 2, declared: 7))
-        #expect(Array(packet.payloadBytes) == [0x03, 0x00])
+        #expect(packet.payloadRange == 4..<6 && Array(packet.payload(in: ByteReader(acl)).unreadBytes) == [0x03, 0x00])
         #expect(packet.summary == "ACL handle 0x0040 start 7 bytes (truncated: 2 of 7 bytes present)")
     }
 
