@@ -74,14 +74,17 @@ public struct ACLDataPacket: Sendable, Equatable {
         dataTotalLength = try reader.readUInt16LE("Data_Total_Length")
         payloadOffset = reader.reportedOffset
         let declared = Int(dataTotalLength)
-        guard allowTruncated, reader.remaining < declared else {
-            let start = reader.position
+        // The usual packet holds exactly what it declares: no reads, two stores.
+        if reader.remaining < declared {
+            if allowTruncated {
+                truncation = DataTruncation(present: reader.remaining, declared: declared)
+            } else {
+                try reader.skip(declared, "ACL data")  // throws: too few bytes
+            }
+        } else if reader.remaining > declared {
             try reader.skip(declared, "ACL data")
-            try reader.expectEnd("ACL data")
-            payloadRange = start..<reader.position
-            return
+            try reader.expectEnd("ACL data")  // throws: bytes left over
         }
-        truncation = DataTruncation(present: reader.remaining, declared: declared)
         payloadRange = reader.position..<reader.endIndex
         reader.skipRemaining()
     }
