@@ -142,6 +142,19 @@ public struct ByteReader: Sendable {
         return bigEndian ? T(bigEndian: raw) : T(littleEndian: raw)
     }
 
+    /// Hands the next `count` bytes to `body` in place after one bounds check, and moves past
+    /// them: for a fixed-size header read on every record (one check instead of one a field;
+    /// `body` reads within the buffer it is given).
+    @inlinable @inline(__always)
+    public mutating func readBlock<T>(_ count: Int, _ field: StaticString,
+                                      _ body: (UnsafeRawBufferPointer) -> T) throws(DecodeError) -> T {
+        guard count >= 0 else { throw negativeLength(count, field: field) }
+        try check(count, field: field)
+        let start = cursor
+        cursor += count
+        return storage.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<start + count])) }
+    }
+
     /// Reads `width` (1...8, checked by callers) bytes; inlined with a constant width, the loop
     /// unrolls into plain loads.
     @inlinable @inline(__always)

@@ -47,12 +47,16 @@ struct BtsnoopRecordHeader: Equatable {
     var cumulativeDrops: UInt32
     var timestamp: Int64
 
+    /// Read as one block (a checked read a field cost 70 instructions a record, callgrind).
+    @inline(__always)
     init(parsing reader: inout ByteReader) throws(DecodeError) {
-        originalLength = try reader.readUInt32BE("orig_len")
-        includedLength = try reader.readUInt32BE("incl_len")
-        flags = try reader.readUInt32BE("flags")
-        cumulativeDrops = try reader.readUInt32BE("cum_drops")
-        timestamp = Int64(bitPattern: try reader.readUInt64BE("timestamp"))
+        (originalLength, includedLength, flags, cumulativeDrops, timestamp) = try reader.readBlock(Self.size, "record header") {
+            (UInt32(bigEndian: $0.loadUnaligned(fromByteOffset: 0, as: UInt32.self)),
+             UInt32(bigEndian: $0.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
+             UInt32(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt32.self)),
+             UInt32(bigEndian: $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self)),
+             Int64(bigEndian: $0.loadUnaligned(fromByteOffset: 16, as: Int64.self)))
+        }
     }
 
     /// False for a length no record has: incl_len > orig_len, above Wireshark's cap, or an H4

@@ -108,19 +108,20 @@ final class BtsnoopReader: RecordBatchReader {
         guard let header = try? BtsnoopRecordHeader(parsing: &window), header.hasPossibleLength(datalink: datalink),
               window.remaining >= Int(header.includedLength) else { return nil }
         if datalink == .linuxMonitor { return monitorSpan(in: &window, header: header, at: headerAt) }
+        // The packet in one checked read; an H4 one starts with its type byte (never empty:
+        // `hasPossibleLength`).
+        let packetStart = window.position
+        guard let first = try? window.readBlock(Int(header.includedLength), "packet", { $0.first ?? 0 }) else { return nil }
         let kind: RecordKind
         var typeBytes = 0
         if datalink == .h4 {
-            guard let type = try? window.readUInt8("H4 packet type") else { return nil }
-            kind = H4PacketType(rawValue: type).kind
+            kind = H4PacketType(rawValue: first).kind
             typeBytes = 1
         } else {
             kind = BtsnoopPacket.h1Kind(flags: header.flags)
         }
         let payloadCount = Int(header.includedLength) - typeBytes
-        let payloadStart = window.position
-        guard (try? window.skip(payloadCount, "packet")) != nil else { return nil }
-        return RecordSpan(headerAt: headerAt, payloadStart: payloadStart, payloadCount: payloadCount, kind: kind,
+        return RecordSpan(headerAt: headerAt, payloadStart: packetStart + typeBytes, payloadCount: payloadCount, kind: kind,
                           direction: header.flags & 0x1 != 0 ? .received : .sent,
                           originalLength: max(Int(header.originalLength) - typeBytes, payloadCount),
                           timestampUs: header.unixMicroseconds)

@@ -94,19 +94,32 @@ private struct InputWindow {
     mutating func fill(_ count: Int, from source: any ByteSource) -> Int {
         if buffered >= count { return count }
         while buffered < count && !exhausted {
-            if start > 0 {
-                buffer.removeFirst(start)
-                start = 0
-            }
             do throws(CaptureError) {
                 let chunk = try source.read(max: BufferedInput.chunkSize)
-                if chunk.isEmpty { exhausted = true } else { buffer.append(contentsOf: chunk) }
+                if chunk.isEmpty { exhausted = true } else { append(chunk) }
             } catch {
                 sourceError = error
                 exhausted = true
             }
         }
         return min(count, buffered)
+    }
+
+    /// The unread bytes and then `chunk`, in an array of their own: the records of a batch
+    /// share the buffer they lie in (`RecordBatcher`), so it is never changed in place (changed
+    /// while shared, it would be copied whole first).
+    private mutating func append(_ chunk: [UInt8]) {
+        if buffered == 0 {
+            buffer = chunk
+        } else {
+            let (unread, kept) = (buffer[start...], buffered)
+            buffer = [UInt8](unsafeUninitializedCapacity: kept + chunk.count) { target, initialized in
+                _ = UnsafeMutableBufferPointer(rebasing: target[..<kept]).update(fromContentsOf: unread)
+                _ = UnsafeMutableBufferPointer(rebasing: target[kept...]).update(fromContentsOf: chunk)
+                initialized = kept + chunk.count
+            }
+        }
+        start = 0
     }
 
     mutating func peek(_ count: Int, from source: any ByteSource) -> ByteReader {

@@ -13,8 +13,9 @@ struct RecordSpan {
 }
 
 /// Makes a reader's batches (`RecordBatchReader.nextBatch`): the ordinary records lying wholly
-/// in the next `window` bytes of its input, read in one pass with one checked `ByteReader`,
-/// their payloads copied into one array of the batch's own.
+/// in the next `window` bytes of its input, read in one pass with one checked `ByteReader`.
+/// The records share the input's buffer, which it never changes once read into (a copy of each
+/// batch's payloads cost a `memcpy` call a record and an allocation a batch).
 struct RecordBatcher {
     /// The bytes a batch looks at: the records lying wholly in them make it.
     static let window = 128 << 10
@@ -32,41 +33,26 @@ struct RecordBatcher {
         var window = input.peek(Self.window)
         let base = window.position
         var end = base
-        var total = 0
         while spans.count < count, let found = span(&window) {
             spans.append(found)
             end = window.position
-            total += found.payloadCount
         }
         guard !spans.isEmpty else { return [] }
-        let records = Self.records(spans, in: window.storage, base: base, fileOffset: fileOffset,
-                                   firstIndex: firstIndex, total: total)
+        let records = Self.records(spans, in: window.storage, base: base, fileOffset: fileOffset, firstIndex: firstIndex)
         _ = input.skip(end - base)
         return records
     }
 
     /// Every span was read whole from `buffer` by a checked reader: its range lies inside it.
     private static func records(_ spans: [RecordSpan], in buffer: [UInt8], base: Int, fileOffset: Int,
-                                firstIndex: Int, total: Int) -> [CaptureRecord] {
-        let bytes = [UInt8](unsafeUninitializedCapacity: total) { target, initialized in
-            buffer.withUnsafeBufferPointer { source in
-                var at = 0
-                for span in spans {
-                    _ = UnsafeMutableBufferPointer(rebasing: target[at..<at + span.payloadCount])
-                        .update(fromContentsOf: source[span.payloadStart..<span.payloadStart + span.payloadCount])
-                    at += span.payloadCount
-                }
-            }
-            initialized = total
-        }
-        return [CaptureRecord](unsafeUninitializedCapacity: spans.count) { list, initialized in
-            var at = 0
+                                firstIndex: Int) -> [CaptureRecord] {
+        [CaptureRecord](unsafeUninitializedCapacity: spans.count) { list, initialized in
             for (i, span) in spans.enumerated() {
                 list.initializeElement(at: spans.count - 1 - i, to: CaptureRecord(
                     index: firstIndex + i, timestampUs: span.timestampUs, direction: span.direction, kind: span.kind,
-                    storage: bytes, payloadRange: at..<at + span.payloadCount, originalLength: span.originalLength,
-                    fileOffset: fileOffset + span.headerAt - base, adapter: span.adapter))
-                at += span.payloadCount
+                    storage: buffer, payloadRange: span.payloadStart..<span.payloadStart + span.payloadCount,
+                    originalLength: span.originalLength, fileOffset: fileOffset + span.headerAt - base,
+                    adapter: span.adapter))
             }
             initialized = spans.count
         }
