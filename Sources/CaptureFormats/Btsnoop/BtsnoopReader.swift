@@ -10,7 +10,6 @@ final class BtsnoopReader: RecordBatchReader {
     private var recordNumber = 0
     private var cutRecords = 0
     private var finished = false
-    private var batcher = RecordBatcher()
 
     var diagnostics: [CaptureDiagnostic] { log.entries }
 
@@ -91,7 +90,7 @@ final class BtsnoopReader: RecordBatchReader {
     /// goes through `next()`, which reports or rebuilds it.
     func nextBatch(upTo count: Int) -> [CaptureRecord] {
         if !finished, count > 0 {
-            let batch = batcher.batch(from: input, upTo: count, firstIndex: recordNumber + 1) { span(in: &$0) }
+            let batch = RecordBatcher.batch(from: input, upTo: count, firstIndex: recordNumber + 1) { span(in: &$0) }
             if !batch.isEmpty {
                 recordNumber += batch.count
                 cutRecords += batch.count { $0.isTruncated }

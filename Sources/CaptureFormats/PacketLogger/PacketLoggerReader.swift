@@ -10,7 +10,6 @@ final class PacketLoggerReader: RecordBatchReader {
     private var recordNumber = 0
     private var previousSeconds: UInt32?
     private var finished = false
-    private var batcher = RecordBatcher()
 
     var diagnostics: [CaptureDiagnostic] { log.entries }
 
@@ -100,7 +99,7 @@ final class PacketLoggerReader: RecordBatchReader {
     func nextBatch(upTo count: Int) -> [CaptureRecord] {
         if !finished, count > 0 {
             var lastSeconds: UInt32?
-            let batch = batcher.batch(from: input, upTo: count, firstIndex: recordNumber + 1) { window in
+            let batch = RecordBatcher.batch(from: input, upTo: count, firstIndex: recordNumber + 1) { window in
                 span(in: &window, seconds: &lastSeconds)
             }
             if !batch.isEmpty {
