@@ -95,31 +95,22 @@ private struct InputWindow {
         if buffered >= count { return count }
         while buffered < count && !exhausted {
             do throws(CaptureError) {
-                let chunk = try source.read(max: BufferedInput.chunkSize)
-                if chunk.isEmpty { exhausted = true } else { append(chunk) }
+                // The unread bytes and then the chunk read, in an array of their own: the records
+                // of a batch share the buffer they lie in (`RecordBatcher`), so it is never changed
+                // in place (changed while shared, it would be copied whole first).
+                let refilled = try source.read(max: BufferedInput.chunkSize, after: buffer[start...])
+                if refilled.count == buffered {
+                    exhausted = true
+                } else {
+                    buffer = refilled
+                    start = 0
+                }
             } catch {
                 sourceError = error
                 exhausted = true
             }
         }
         return min(count, buffered)
-    }
-
-    /// The unread bytes and then `chunk`, in an array of their own: the records of a batch
-    /// share the buffer they lie in (`RecordBatcher`), so it is never changed in place (changed
-    /// while shared, it would be copied whole first).
-    private mutating func append(_ chunk: [UInt8]) {
-        if buffered == 0 {
-            buffer = chunk
-        } else {
-            let (unread, kept) = (buffer[start...], buffered)
-            buffer = [UInt8](unsafeUninitializedCapacity: kept + chunk.count) { target, initialized in
-                _ = UnsafeMutableBufferPointer(rebasing: target[..<kept]).update(fromContentsOf: unread)
-                _ = UnsafeMutableBufferPointer(rebasing: target[kept...]).update(fromContentsOf: chunk)
-                initialized = kept + chunk.count
-            }
-        }
-        start = 0
     }
 
     mutating func peek(_ count: Int, from source: any ByteSource) -> ByteReader {

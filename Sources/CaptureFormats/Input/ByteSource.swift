@@ -8,6 +8,21 @@ import Darwin
 protocol ByteSource: AnyObject {
     /// Up to `max` next bytes; empty at the end of the input.
     func read(max: Int) throws(CaptureError) -> [UInt8]
+    /// `prefix` and then up to `max` next bytes, in one array: `prefix` alone at the end of the
+    /// input.
+    func read(max: Int, after prefix: ArraySlice<UInt8>) throws(CaptureError) -> [UInt8]
+}
+
+extension ByteSource {
+    func read(max: Int, after prefix: ArraySlice<UInt8>) throws(CaptureError) -> [UInt8] {
+        let chunk = try read(max: max)
+        guard !prefix.isEmpty else { return chunk }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(prefix.count + chunk.count)
+        bytes.append(contentsOf: prefix)
+        bytes.append(contentsOf: chunk)
+        return bytes
+    }
 }
 
 /// Reads a file descriptor (a file or standard input) with plain `read(2)` calls.
@@ -41,17 +56,24 @@ final class FileDescriptorSource: ByteSource {
     }
 
     func read(max: Int) throws(CaptureError) -> [UInt8] {
+        try read(max: max, after: [])
+    }
+
+    /// Reads straight into the array after `prefix` (no copy of the chunk read).
+    func read(max: Int, after prefix: ArraySlice<UInt8>) throws(CaptureError) -> [UInt8] {
         var failure: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: max) { buffer, initialized in
+        let kept = prefix.count
+        let bytes = [UInt8](unsafeUninitializedCapacity: kept + max) { buffer, initialized in
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[..<kept]).initialize(fromContentsOf: prefix)
             while true {
-                let count = systemRead(descriptor, buffer.baseAddress, max)
+                let count = systemRead(descriptor, buffer.baseAddress.map { $0 + kept }, max)
                 if count >= 0 {
-                    initialized = count
+                    initialized = kept + count
                     return
                 }
                 if errno != EINTR {
                     failure = errno
-                    initialized = 0
+                    initialized = kept
                     return
                 }
             }
