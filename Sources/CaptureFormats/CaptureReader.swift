@@ -39,11 +39,11 @@ public protocol RecordReader: AnyObject {
     var diagnostics: [CaptureDiagnostic] { get }
 }
 
-/// A reader that can also make records a batch at a time, sharing the input buffer they lie in,
-/// which the reader never changes once read into: a batch can then go to another thread as it
-/// is, and the records cost none of the per-record work of `next()` in between. A reader whose
-/// `next()` gives records lying in its input buffer (`CaptureRecord.storage`) is one of these: a
-/// consumer on another thread takes batches (`Reports.PrefetchingReader` does).
+/// A reader that can also make records a batch at a time, their bytes in one array of the
+/// batch's own: a batch can then go to another thread as it is, and the records cost none of
+/// the per-record work of `next()` in between. A reader whose `next()` gives records lying in
+/// its input buffer, which many records then share (`CaptureRecord.storage`), is one of these:
+/// a consumer on another thread takes batches (`Reports.PrefetchingReader` does).
 public protocol RecordBatchReader: RecordReader {
     /// Up to `count` next records (at least one unless the capture has ended), in a list whose
     /// last element is the first record, so that a consumer takes each with `popLast`. Mixes

@@ -7,6 +7,7 @@ final class BtsnoopReader: RecordBatchReader {
     private let input: BufferedInput
     private let datalink: BtsnoopDatalink
     private var log: DiagnosticLog
+    private var batcher = RecordBatcher()
     private var recordNumber = 0
     private var cutRecords = 0
     private var finished = false
@@ -85,12 +86,12 @@ final class BtsnoopReader: RecordBatchReader {
     // MARK: Batches
 
     /// The records `next()` would return, read from the buffered bytes in one pass and their
-    /// payloads copied into one array. A record that is not whole in the window or not an
+    /// bytes copied into one array. A record that is not whole in the window or not an
     /// ordinary one (damage, the end of the file, Linux monitor text) ends the batch; alone, it
     /// goes through `next()`, which reports or rebuilds it.
     func nextBatch(upTo count: Int) -> [CaptureRecord] {
         if !finished, count > 0 {
-            let batch = RecordBatcher.batch(from: input, upTo: count, firstIndex: recordNumber + 1) { span(in: &$0) }
+            let batch = batcher.batch(from: input, upTo: count, firstIndex: recordNumber + 1) { span(in: &$0) }
             if !batch.isEmpty {
                 recordNumber += batch.count
                 cutRecords += batch.count { $0.isTruncated }

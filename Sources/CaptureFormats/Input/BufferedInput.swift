@@ -95,9 +95,9 @@ private struct InputWindow {
         if buffered >= count { return count }
         while buffered < count && !exhausted {
             do throws(CaptureError) {
-                // The unread bytes and then the chunk read, in an array of their own: the records
-                // of a batch share the buffer they lie in (`RecordBatcher`), so it is never changed
-                // in place (changed while shared, it would be copied whole first).
+                // The unread bytes and then the chunk read, in an array of their own (read in
+                // place after them, with no copy of the chunk): the records `next()` gives share
+                // the buffer they lie in, which changed in place would be copied whole first.
                 let refilled = try source.read(max: BufferedInput.chunkSize, after: buffer[start...])
                 if refilled.count == buffered {
                     exhausted = true

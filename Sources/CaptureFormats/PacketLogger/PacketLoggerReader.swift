@@ -7,6 +7,7 @@ final class PacketLoggerReader: RecordBatchReader {
     private let input: BufferedInput
     private let bigEndian: Bool
     private var log: DiagnosticLog
+    private var batcher = RecordBatcher()
     private var recordNumber = 0
     private var previousSeconds: UInt32?
     private var finished = false
@@ -93,13 +94,13 @@ final class PacketLoggerReader: RecordBatchReader {
     // MARK: Batches
 
     /// The records `next()` would return, read from the buffered bytes in one pass and their
-    /// payloads copied into one array. A record that is not whole in the window or not an
+    /// bytes copied into one array. A record that is not whole in the window or not an
     /// ordinary one (damage, the end of the file, syslog text, an unknown type) ends the batch;
     /// alone, it goes through `next()`, which reports or rebuilds it.
     func nextBatch(upTo count: Int) -> [CaptureRecord] {
         if !finished, count > 0 {
             var lastSeconds: UInt32?
-            let batch = RecordBatcher.batch(from: input, upTo: count, firstIndex: recordNumber + 1) { window in
+            let batch = batcher.batch(from: input, upTo: count, firstIndex: recordNumber + 1) { window in
                 span(in: &window, seconds: &lastSeconds)
             }
             if !batch.isEmpty {
