@@ -31,7 +31,9 @@ final class HandOff<Value: Sendable>: @unchecked Sendable {
         slots.deallocate()
     }
 
-    func send(_ value: Value) {
+    /// Moves `value` into a slot: the sender keeps no reference that the receiver's first change
+    /// would have to copy around (a batch of events still held by the sender was copied whole).
+    func send(_ value: consuming Value) {
         free.wait()
         (slots + sendIndex).initialize(to: value)
         sendIndex = (sendIndex + 1) % capacity

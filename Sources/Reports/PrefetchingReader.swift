@@ -26,9 +26,11 @@ final class PrefetchingReader: RecordReader, @unchecked Sendable {
             let batching = self.reader as? any RecordBatchReader
             while true {
                 let batch = batching?.nextBatch(upTo: recordsPerBatch) ?? Self.lastFirst(self.reader, count: recordsPerBatch)
-                // An empty batch: the end of the capture.
-                handOff.send(batch)
-                if batch.isEmpty { break }
+                // An empty batch: the end of the capture. Moved over, so that the decoding
+                // thread's first change does not find it shared and copy it.
+                let isLast = batch.isEmpty
+                handOff.send(consume batch)
+                if isLast { break }
             }
         }
     }
