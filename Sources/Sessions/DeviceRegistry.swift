@@ -85,9 +85,10 @@ struct DeviceRegistry {
         Self.count(timeUs: timeUs, rssi: rssi, scanResponse: scanResponse, data: data, in: &states[slot])
     }
 
-    /// A legacy report: counted, and its Data parsed and returned only when it differs from the
-    /// address's last one of the same kind. The same bytes again would add nothing: what the
-    /// structures give is kept as a set (names, company ids, UUIDs) or is the same (TX power).
+    /// A report (legacy, or extended with its fragments joined): counted, and its Data parsed and
+    /// returned only when it differs from the address's last one of the same kind. The same bytes
+    /// again would add nothing: what the structures give is kept as a set (names, company ids,
+    /// UUIDs) or is the same (TX power).
     mutating func sawAdvertisement(slot: Int, timeUs: Int64, rssi: Int8?, scanResponse: Bool,
                                    dataBytes: ByteReader) -> AdvertisingData? {
         let bytes = dataBytes.unreadBytes

@@ -322,6 +322,28 @@ struct StateMachineTests {
         #expect(report.devices[0].names == ["LOCK", "LOCK-2"] && report.devices[0].txPower == -8)
         #expect(report.devices[0].addresses.map(\.advertisements) == [5] && report.devices[0].addresses.map(\.scanResponses) == [2])
     }
+
+    /// An extended report's Data (its fragments joined) is parsed only when the address sent
+    /// other bytes the last time, as a legacy report's: a name split over two fragments, sent
+    /// three times, then another name, then the first again.
+    @Test func repeatedExtendedAdvertisingDataIsParsedOnce() {
+        let calls = CallCounter()
+        let classifier: @Sendable (HCI.AdvertisingData) -> DeviceClassification? = { _ in
+            calls.add()
+            return nil
+        }
+        let name = { (text: String) in HCIScenario.adStructure(0x09, Array(text.utf8)) }
+        let long = name(String(repeating: "L", count: 40))
+        var s = HCIScenario()
+        for data in [long, long, long, name("LOCK-2"), long] {
+            s.extendedAdvertisingReport(lock, random: true, data: data, rssi: -50, fragmentSize: 30)
+        }
+        let report = analyze(s.records, options: SessionOptions(transactions: .all, classifier: classifier)).report
+        #expect(calls.count == 3)
+        #expect(report.devices.count == 1)
+        #expect(report.devices[0].names == [String(repeating: "L", count: 40), "LOCK-2"])
+        #expect(report.devices[0].addresses.map(\.advertisements) == [5])
+    }
 }
 
 /// Counts a classifier's calls (it runs on the analysis's thread; the lock is for `Sendable`).
