@@ -304,20 +304,15 @@ struct StateMachineTests {
     /// an advertisement and in a scan response apart; the same bytes again are counted alone, and
     /// the device comes out as if each had been parsed.
     @Test func repeatedAdvertisingDataIsParsedOnce() {
-        let calls = CallCounter()
-        let classifier: @Sendable (HCI.AdvertisingData) -> DeviceClassification? = { _ in
-            calls.add()
-            return nil
-        }
-        let name = { (text: String) in HCIScenario.adStructure(0x09, Array(text.utf8)) }
+        let name = Self.completeLocalName
         let power = HCIScenario.adStructure(0x0A, [0xF8])
         var s = HCIScenario()
         for (data, eventType) in [(name("LOCK"), 0x00), (power, 0x04), (name("LOCK"), 0x00), (power, 0x04),
                                   (name("LOCK"), 0x00), (name("LOCK-2"), 0x00), (name("LOCK"), 0x00)] as [([UInt8], UInt8)] {
             s.advertisingReport(lock, random: true, eventType: eventType, data: data, rssi: -50)
         }
-        let report = analyze(s.records, options: SessionOptions(transactions: .all, classifier: classifier)).report
-        #expect(calls.count == 4)
+        let (report, calls) = Self.analyzeCountingClassifications(s.records)
+        #expect(calls == 4)
         #expect(report.devices.count == 1)
         #expect(report.devices[0].names == ["LOCK", "LOCK-2"] && report.devices[0].txPower == -8)
         #expect(report.devices[0].addresses.map(\.advertisements) == [5] && report.devices[0].addresses.map(\.scanResponses) == [2])
@@ -327,22 +322,31 @@ struct StateMachineTests {
     /// other bytes the last time, as a legacy report's: a name split over two fragments, sent
     /// three times, then another name, then the first again.
     @Test func repeatedExtendedAdvertisingDataIsParsedOnce() {
+        let long = Self.completeLocalName(String(repeating: "L", count: 40))
+        var s = HCIScenario()
+        for data in [long, long, long, Self.completeLocalName("LOCK-2"), long] {
+            s.extendedAdvertisingReport(lock, random: true, data: data, rssi: -50, fragmentSize: 30)
+        }
+        let (report, calls) = Self.analyzeCountingClassifications(s.records)
+        #expect(calls == 3)
+        #expect(report.devices.count == 1)
+        #expect(report.devices[0].names == [String(repeating: "L", count: 40), "LOCK-2"])
+        #expect(report.devices[0].addresses.map(\.advertisements) == [5])
+    }
+
+    /// An AD structure Complete Local Name (AD type 0x09) of `text`.
+    static func completeLocalName(_ text: String) -> [UInt8] { HCIScenario.adStructure(0x09, Array(text.utf8)) }
+
+    /// The report of `records`, and how many times the advertising classifier was asked (it
+    /// matches nothing).
+    static func analyzeCountingClassifications(_ records: [CaptureRecord]) -> (report: SessionReport, calls: Int) {
         let calls = CallCounter()
         let classifier: @Sendable (HCI.AdvertisingData) -> DeviceClassification? = { _ in
             calls.add()
             return nil
         }
-        let name = { (text: String) in HCIScenario.adStructure(0x09, Array(text.utf8)) }
-        let long = name(String(repeating: "L", count: 40))
-        var s = HCIScenario()
-        for data in [long, long, long, name("LOCK-2"), long] {
-            s.extendedAdvertisingReport(lock, random: true, data: data, rssi: -50, fragmentSize: 30)
-        }
-        let report = analyze(s.records, options: SessionOptions(transactions: .all, classifier: classifier)).report
-        #expect(calls.count == 3)
-        #expect(report.devices.count == 1)
-        #expect(report.devices[0].names == [String(repeating: "L", count: 40), "LOCK-2"])
-        #expect(report.devices[0].addresses.map(\.advertisements) == [5])
+        let report = analyze(records, options: SessionOptions(transactions: .all, classifier: classifier)).report
+        return (report, calls.count)
     }
 }
 
