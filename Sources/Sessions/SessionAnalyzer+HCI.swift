@@ -149,21 +149,25 @@ extension SessionAnalyzer {
     /// A legacy report, its Data parsed only when the address sent other bytes the last time
     /// (`DeviceRegistry.sawAdvertisement(…dataBytes:)`): the classifier already had these.
     mutating func advertised(_ report: LEAdvertisingReport, timeUs: Int64) {
-        let slot = registry.slot(report.address, type: report.addressType)
-        if let data = registry.sawAdvertisement(slot: slot, timeUs: timeUs, rssi: report.rssi,
-                                                scanResponse: report.eventType == .scanRsp, dataBytes: report.dataBytes) {
-            classify(slot: slot, data: data)
-        }
+        advertised(report.address, type: report.addressType, timeUs: timeUs, rssi: report.rssi,
+                   scanResponse: report.eventType == .scanRsp, dataBytes: report.dataBytes)
     }
 
-    /// An extended report (its fragments joined), its Data parsed only when the address sent
-    /// other bytes the last time, as for a legacy report (parsed every time, extended reports
-    /// cost 2,300 instructions each in parsing alone, callgrind).
+    /// An extended report (its fragments joined), its Data parsed only when it changed, as a
+    /// legacy report's (parsed every time, extended reports cost 2,300 instructions each in
+    /// parsing alone, callgrind).
     mutating func advertised(_ report: LEExtendedAdvertisingReport, timeUs: Int64) {
-        let slot = registry.slot(report.address, type: report.addressType)
-        if let data = registry.sawAdvertisement(slot: slot, timeUs: timeUs, rssi: report.rssi,
-                                                scanResponse: report.eventType.isScanResponse,
-                                                dataBytes: ByteReader(report.data, layer: .advertisingData)) {
+        advertised(report.address, type: report.addressType, timeUs: timeUs, rssi: report.rssi,
+                   scanResponse: report.eventType.isScanResponse,
+                   dataBytes: ByteReader(report.data, layer: .advertisingData))
+    }
+
+    /// A report's Data bytes counted, and classified when the address sent other bytes the last time.
+    private mutating func advertised(_ address: BluetoothAddress, type: AddressType, timeUs: Int64, rssi: Int8?,
+                                     scanResponse: Bool, dataBytes: ByteReader) {
+        let slot = registry.slot(address, type: type)
+        if let data = registry.sawAdvertisement(slot: slot, timeUs: timeUs, rssi: rssi, scanResponse: scanResponse,
+                                                dataBytes: dataBytes) {
             classify(slot: slot, data: data)
         }
     }
