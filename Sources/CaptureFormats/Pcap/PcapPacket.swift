@@ -31,8 +31,7 @@ struct PcapPacket {
         case .h4:
             var headerDirection: Direction?
             if linkType == .bluetoothHCIH4WithPHDR {
-                let value = try reader.readUInt32BE("direction")
-                headerDirection = value == 0 ? .sent : (value == 1 ? .received : .unknown)
+                headerDirection = Self.direction(phdr: try reader.readUInt32BE("direction"))
             }
             let (type, packet) = try H4Frame.parse(&reader)
             kind = type.kind
@@ -53,5 +52,10 @@ struct PcapPacket {
             payload = reader.sliceRemaining()
         }
         consumedHeaderBytes = recordBytes - payload.remaining
+    }
+
+    /// The direction word of link type 201: 0 sent, 1 received, anything else unknown.
+    static func direction(phdr value: UInt32) -> Direction {
+        value == 0 ? .sent : (value == 1 ? .received : .unknown)
     }
 }

@@ -225,7 +225,7 @@ final class PcapReader: RecordBatchReader {
         }
         var direction = frame?.direction ?? .unknown
         if headerBytes == 5 {
-            let header: Direction = word == 0 ? .sent : (word == 1 ? .received : .unknown)
+            let header = PcapPacket.direction(phdr: word)
             if let flags = frame?.direction, flags != header { return nil }
             direction = header
         }
