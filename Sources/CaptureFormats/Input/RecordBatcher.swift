@@ -34,8 +34,8 @@ struct RecordBatcher {
         let fileOffset = input.offset
         let window = input.peek(Self.window)
         // A quarter more than the last batch's records took, so that most batches are whole.
-        let size = min(window.remaining, count.multipliedReportingOverflow(by: bytesPerRecord + bytesPerRecord / 4).overflow
-                       ? window.remaining : count * (bytesPerRecord + bytesPerRecord / 4))
+        let (wanted, overflow) = count.multipliedReportingOverflow(by: bytesPerRecord + bytesPerRecord / 4)
+        let size = overflow ? window.remaining : min(window.remaining, wanted)
         let bytes = Array(window.storage[window.position..<window.position + size])
         var reader = ByteReader(bytes, layer: .capture)
         // Where the last whole record ends (`span` may have read into the one after it).
