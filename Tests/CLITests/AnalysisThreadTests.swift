@@ -103,7 +103,7 @@ struct AnalysisThreadTests {
             // reader's input), not in the reader's input buffer.
             let arrays = records.map { $0.storage.withUnsafeBufferPointer { $0.baseAddress } }
             for (index, array) in arrays.enumerated() {
-                #expect((array == arrays[index / 16 * 16]) == true)
+                #expect(array == arrays[index / 16 * 16])
                 #expect((array == arrays[max(index / 16 * 16 - 1, 0)]) == (index < 16))
             }
             #expect(prefetching.diagnostics.count == (path == sample ? 0 : 1))
