@@ -246,4 +246,20 @@ import Testing
             try Self.expectSameReading(Array(small[..<length]), batchesOf: 4)
         }
     }
+
+    /// Records of 200,000 bytes (libpcap keeps up to 262,144): a chunk ends at the record that
+    /// takes it past 256 KiB, and the second record outgrows the reader's copy space, which
+    /// keeps the first one's bytes as it grows.
+    @Test(arguments: [false, true])
+    func pcapLargeRecordsKeepTheirBytes(pcapng: Bool) throws {
+        let records = (0..<5).map { i in
+            CaptureRecord(index: i + 1, timestampUs: Fixtures.t0 + Int64(i) * 1250, direction: .sent, kind: .aclData,
+                          payload: (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ i) })
+        }
+        let bytes = pcapng ? CaptureWriter.pcapng(records) : CaptureWriter.pcap(records)
+        #expect(try Self.expectSameReading(bytes) == [2, 2, 1])
+        let reading = try Self.read(bytes, batchesOf: 1024)
+        #expect(reading.records.map(\.payload) == records.map(\.payload))
+        #expect(reading.diagnostics.isEmpty)
+    }
 }

@@ -22,15 +22,28 @@ enum FrameStep: Equatable {
 
 /// Follows a pcap or pcapng file's records in step with libpcap, for what libpcap does not
 /// expose: file offsets, the exact place of a truncated final record, and pcapng EPB flags.
-protocol FrameWalker: AnyObject {
-    func next() -> FrameStep
+/// An enum over the two walkers rather than a protocol: called through `any`, each record cost
+/// 70 instructions and two reference counts (callgrind).
+enum FrameWalker {
+    case pcap(PcapFrameWalker)
+    case pcapng(PcapngFrameWalker)
+
+    /// The next record's frame, read from the file.
+    func next() -> FrameStep {
+        switch self {
+        case .pcap(let walker): walker.next()
+        case .pcapng(let walker): walker.next()
+        }
+    }
+
     /// The frame of the record libpcap just read, which kept `capturedLength` bytes of it; a
     /// libpcap that kept fewer than `clamp` bytes did not cut the record.
-    func next(capturedLength: Int, clamp: Int) -> FrameStep
-}
-
-extension FrameWalker {
-    func next(capturedLength: Int, clamp: Int) -> FrameStep { next() }
+    func next(capturedLength: Int, clamp: Int) -> FrameStep {
+        switch self {
+        case .pcap(let walker): walker.next(capturedLength: capturedLength, clamp: clamp)
+        case .pcapng(let walker): walker.next()
+        }
+    }
 }
 
 /// Classic pcap records: a 24-byte file header, then per record a 16-byte header whose third
@@ -42,7 +55,7 @@ extension FrameWalker {
 /// | u32      | u32      | u32      | u32      |                      |
 /// +----------+----------+----------+----------+----------------------+
 /// ```
-final class PcapFrameWalker: FrameWalker {
+final class PcapFrameWalker {
     static let fileHeaderSize = 24
     static let recordHeaderSize = 16
     private let input: BufferedInput
@@ -100,7 +113,7 @@ final class PcapFrameWalker: FrameWalker {
 /// | u32        | u32          | (total length - 12)      | u32          |
 /// +------------+--------------+--------------------------+--------------+
 /// ```
-final class PcapngFrameWalker: FrameWalker {
+final class PcapngFrameWalker {
     static let sectionHeaderType: UInt32 = 0x0A0D_0D0A
     static let packetBlockType: UInt32 = 2
     static let simplePacketBlockType: UInt32 = 3
