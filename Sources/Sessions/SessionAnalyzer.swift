@@ -142,7 +142,7 @@ public struct SessionAnalyzer {
             handle(command, record: packet.record)
         case .event(let event):
             stats.hciEvents += 1
-            handle(event, packet: packet, events: &events)
+            handle(event, record: packet.record, joinedAdvertising: packet.joinedAdvertising, events: &events)
         case .acl:
             stats.aclPackets += 1
         default:
