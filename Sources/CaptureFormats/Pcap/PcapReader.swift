@@ -172,9 +172,14 @@ final class PcapReader: RecordBatchReader {
             guard let base = records.baseAddress else { return }
             var start = pulled.count
             for entry in pulled {
-                guard let record = record(entry, in: bytes) else { continue }
-                start -= 1
-                (base + start).initialize(to: record)
+                recordNumber += 1
+                let frame = nextFrame(capturedLength: entry.bytes.count)
+                if role == .h4, placeH4Record(entry, in: bytes, frame: frame, at: base + start - 1) {
+                    start -= 1
+                } else if let record = record(entry, in: bytes, frame: frame) {
+                    start -= 1
+                    (base + start).initialize(to: record)
+                }
             }
             // Records libpcap returned but that do not decode leave room at the front.
             if start > 0 { base.moveInitialize(from: base + start, count: pulled.count - start) }
@@ -183,15 +188,9 @@ final class PcapReader: RecordBatchReader {
         if ended { finish(libpcapError: libpcapError) }
     }
 
-    /// The next record, made from its bytes in the chunk; nil (with a diagnostic) when its
-    /// link-type header does not decode.
-    private func record(_ pulled: Pulled, in bytes: [UInt8]) -> CaptureRecord? {
-        recordNumber += 1
-        let frame = nextFrame(capturedLength: pulled.bytes.count)
-        if role == .h4, let record = h4Record(pulled, in: bytes, frame: frame) {
-            if record.isTruncated { cutRecords += 1 }
-            return record
-        }
+    /// The next record, made from its bytes in the chunk and its `frame` in the file; nil (with a
+    /// diagnostic) when its link-type header does not decode.
+    private func record(_ pulled: Pulled, in bytes: [UInt8], frame: PacketFrame?) -> CaptureRecord? {
         var reader = ByteReader(bytes, range: pulled.bytes, layer: .capture,
                                 baseOffset: (frame?.dataOffset ?? 0) - pulled.bytes.lowerBound)
         let packet: PcapPacket
@@ -213,17 +212,19 @@ final class PcapReader: RecordBatchReader {
                              fileOffset: frame?.offset ?? 0, adapter: packet.adapter)
     }
 
-    /// `record(_:in:)` of the usual H4 record (link types 187 and 201, ble-facts §4), read in
-    /// place: the type byte after the 201 direction word, the packet the rest. Nil for what
-    /// `PcapPacket` is to decode or report: a record too short for its header, or whose 201
-    /// direction contradicts its pcapng flags. (Through a reader and a `PcapPacket`, a record
-    /// cost three more reference counts and 250 more instructions, callgrind.)
-    private func h4Record(_ pulled: Pulled, in bytes: [UInt8], frame: PacketFrame?) -> CaptureRecord? {
+    /// `record(_:in:frame:)` of the usual H4 record (link types 187 and 201, ble-facts §4), read in
+    /// place and made at `destination`: the type byte after the 201 direction word, the packet
+    /// the rest. False (nothing made) for what `PcapPacket` is to decode or report: a record too
+    /// short for its header, or whose 201 direction contradicts its pcapng flags. (Through a
+    /// reader and a `PcapPacket`, a record cost three more reference counts and 250 more
+    /// instructions; returned and then copied into place, 40 more, callgrind.)
+    private func placeH4Record(_ pulled: Pulled, in bytes: [UInt8], frame: PacketFrame?,
+                               at destination: UnsafeMutablePointer<CaptureRecord>) -> Bool {
         let headerBytes = linkType == .bluetoothHCIH4WithPHDR ? 5 : 1
         let start = pulled.bytes.lowerBound
         // The record's range lies in `bytes` (the chunk it was copied into): its header is read
         // in place once it holds one.
-        guard pulled.bytes.count >= headerBytes, pulled.bytes.upperBound <= bytes.count else { return nil }
+        guard pulled.bytes.count >= headerBytes, pulled.bytes.upperBound <= bytes.count else { return false }
         let (word, type) = bytes.withUnsafeBytes { raw in
             (headerBytes == 5 ? UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt32.self)) : 0,
              raw[start + headerBytes - 1])
@@ -231,18 +232,22 @@ final class PcapReader: RecordBatchReader {
         var direction = frame?.direction ?? .unknown
         if headerBytes == 5 {
             let header = PcapPacket.direction(phdr: word)
-            if let flags = frame?.direction, flags != header { return nil }
+            if let flags = frame?.direction, flags != header { return false }
             direction = header
         }
         let payload = start + headerBytes..<pulled.bytes.upperBound
-        return CaptureRecord(index: recordNumber, timestampUs: pulled.timestampUs, direction: direction,
-                             kind: H4PacketType(rawValue: type).kind, storage: bytes, payloadRange: payload,
-                             originalLength: max(pulled.originalLength - headerBytes, payload.count),
-                             fileOffset: frame?.offset ?? 0)
+        if pulled.originalLength > pulled.bytes.count { cutRecords += 1 }
+        destination.initialize(to: CaptureRecord(
+            index: recordNumber, timestampUs: pulled.timestampUs, direction: direction,
+            kind: H4PacketType(rawValue: type).kind, storage: bytes, payloadRange: payload,
+            originalLength: max(pulled.originalLength - headerBytes, payload.count), fileOffset: frame?.offset ?? 0))
+        return true
     }
 
     /// The walker's frame for the record libpcap just returned; a walker that falls out of step
-    /// is dropped with one diagnostic (offsets and flags are then unknown).
+    /// is dropped with one diagnostic (offsets and flags are then unknown). Inlined into the
+    /// chunk's loop: called, it cost 40 instructions a record (callgrind).
+    @inline(__always)
     private func nextFrame(capturedLength: Int) -> PacketFrame? {
         guard let walker else { return nil }
         switch walker.next(capturedLength: capturedLength, clamp: snapshotLength) {
