@@ -171,4 +171,18 @@ import Testing
         #expect(MonitorOpcode(rawValue: 0x1234).name == "Unknown (0x1234)")
         #expect(BtsnoopDatalink(rawValue: 9).name == "Unknown (9)")
     }
+
+    /// The monitor opcodes' table (BlueZ `src/shared/btsnoop.h`): names, and the kind and
+    /// direction of the records they carry.
+    @Test func monitorOpcodeTable() {
+        #expect(MonitorOpcode.aclRxPacket.name == "ACL RX" && MonitorOpcode.controlOpen.name == "Control Open")
+        let acl = MonitorOpcode.aclRxPacket.record
+        #expect(acl.kind == .aclData && acl.direction == .received)
+        let command = MonitorOpcode.commandPacket.record
+        #expect(command.kind == .hciCommand && command.direction == .sent)
+        let open = MonitorOpcode.controlOpen.record
+        #expect(open.kind == .control(name: "Control Open", code: 14) && open.direction == .unknown)
+        let unknown = MonitorOpcode(rawValue: 0x1234).record
+        #expect(unknown.kind == .unknown(code: 0x1234) && unknown.direction == .unknown)
+    }
 }

@@ -26,8 +26,7 @@ struct BtsnoopPacket {
             payload = packet
         case .linuxMonitor:
             let opcode = MonitorOpcode(rawValue: UInt16(truncatingIfNeeded: flags))
-            kind = opcode.kind
-            direction = opcode.direction
+            (kind, direction) = opcode.record
             payload = try MonitorPayload(parsing: &reader, opcode: opcode).bytes
             adapter = UInt16(truncatingIfNeeded: flags >> 16)
         default:

@@ -28,9 +28,12 @@ public struct MonitorOpcode: RawRepresentable, Hashable, Sendable {
     public static let isoRxPacket = Self(rawValue: 19)
 
     /// Name, record kind and direction of every opcode: the one table both readers and the
-    /// writers use.
-    private var meaning: (name: String, kind: RecordKind, direction: Direction) {
-        let control = { (name: ControlName) in (name.description, RecordKind.control(name: name, code: UInt32(rawValue)), Direction.unknown) }
+    /// writers use. The name is a literal (nil for an unknown opcode), so that reading a record's
+    /// kind builds no string (a `String` name cost 70 instructions a record, callgrind).
+    private var meaning: (name: StaticString?, kind: RecordKind, direction: Direction) {
+        let control = { (name: StaticString) in
+            (name, RecordKind.control(name: ControlName(stringLiteral: name), code: UInt32(rawValue)), Direction.unknown)
+        }
         switch self {
         case .newIndex: return control("New Index")
         case .deleteIndex: return control("Delete Index")
@@ -52,15 +55,19 @@ public struct MonitorOpcode: RawRepresentable, Hashable, Sendable {
         case .controlEvent: return control("Control Event")
         case .isoTxPacket: return ("ISO TX", .isoData, .sent)
         case .isoRxPacket: return ("ISO RX", .isoData, .received)
-        default:
-            let name = "Unknown (\(Hex.code(rawValue, width: 4)))"
-            return (name, .unknown(code: UInt32(rawValue)), .unknown)
+        default: return (nil, .unknown(code: UInt32(rawValue)), .unknown)
         }
     }
 
-    public var name: String { meaning.name }
+    public var name: String { meaning.name?.description ?? "Unknown (\(Hex.code(rawValue, width: 4)))" }
     public var kind: RecordKind { meaning.kind }
     public var direction: Direction { meaning.direction }
+
+    /// `kind` and `direction` from one look at the table, for a reader's every record.
+    public var record: (kind: RecordKind, direction: Direction) {
+        let meaning = meaning
+        return (meaning.kind, meaning.direction)
+    }
 
     /// The opcode that carries a record of this kind and direction; nil when none does.
     public init?(kind: RecordKind, direction: Direction) {

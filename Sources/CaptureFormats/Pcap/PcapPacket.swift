@@ -43,8 +43,7 @@ struct PcapPacket {
         case .monitor:
             adapter = try reader.readUInt16BE("adapter")
             let opcode = MonitorOpcode(rawValue: try reader.readUInt16BE("opcode"))
-            kind = opcode.kind
-            direction = opcode.direction
+            (kind, direction) = opcode.record
             payload = try MonitorPayload(parsing: &reader, opcode: opcode).bytes
         case .linkLayer:
             kind = .linkLayer(linkType: linkType.rawValue)
