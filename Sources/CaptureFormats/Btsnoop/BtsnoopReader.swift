@@ -134,8 +134,7 @@ final class BtsnoopReader: RecordBatchReader {
         guard opcode != .systemNote, opcode != .userLogging else { return nil }
         let payloadCount = Int(header.includedLength)
         let payloadStart = window.position
-        // Passed over in one checked block, as `span(in:)` reads an H4 packet.
-        guard (try? window.readBlock(payloadCount, "packet", { _ in () })) != nil else { return nil }
+        guard (try? window.skip(payloadCount, "packet")) != nil else { return nil }
         let (kind, direction) = opcode.record
         return RecordSpan(headerAt: headerAt, payloadStart: payloadStart, payloadCount: payloadCount, kind: kind,
                           direction: direction, originalLength: max(Int(header.originalLength), payloadCount),

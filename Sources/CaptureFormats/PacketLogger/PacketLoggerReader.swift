@@ -120,8 +120,7 @@ final class PacketLoggerReader: RecordBatchReader {
               header.hasPossibleLength, header.type != .syslog, let meaning = header.type.meaning else { return nil }
         let payloadCount = Int(header.length) - PacketLoggerRecordHeader.headerAfterLength
         let payloadStart = window.position
-        // Passed over in one checked block, as the btsnoop reader reads a packet.
-        guard (try? window.readBlock(payloadCount, "packet", { _ in () })) != nil else { return nil }
+        guard (try? window.skip(payloadCount, "packet")) != nil else { return nil }
         seconds = header.seconds
         return RecordSpan(headerAt: headerAt, payloadStart: payloadStart, payloadCount: payloadCount,
                           kind: meaning.kind, direction: meaning.direction, originalLength: payloadCount,
