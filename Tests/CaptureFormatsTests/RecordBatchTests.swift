@@ -173,7 +173,7 @@ import Testing
     /// Linux monitor records come in batches, each with its adapter; a note or a logging record
     /// (text rebuilt from the record) goes alone, through `next()`.
     @Test func monitorNotesGoAlone() throws {
-        let kinds: [RecordKind] = [.hciCommand, .hciEvent, .aclData, .aclData, .isoData, MonitorOpcode.newIndex.kind,
+        let kinds: [RecordKind] = [.hciCommand, .hciEvent, .aclData, .aclData, .isoData, MonitorOpcode.newIndex.record.kind,
                                    .hciEvent, .note(.systemNote), .scoData, .hciEvent, .note(.userLogging), .unknown(code: 0x40)]
         let records = Self.records(60, kinds: kinds, maxSize: 80, cutEvery: 5, adapters: [0, 1, nil, 0x1234])
         let bytes = CaptureWriter.btsnoop(records, datalink: 2001)

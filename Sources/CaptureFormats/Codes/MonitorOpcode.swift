@@ -60,10 +60,8 @@ public struct MonitorOpcode: RawRepresentable, Hashable, Sendable {
     }
 
     public var name: String { meaning.name?.description ?? "Unknown (\(Hex.code(rawValue, width: 4)))" }
-    public var kind: RecordKind { meaning.kind }
-    public var direction: Direction { meaning.direction }
 
-    /// `kind` and `direction` from one look at the table, for a reader's every record.
+    /// The kind and direction of the records this opcode carries, from one look at the table.
     public var record: (kind: RecordKind, direction: Direction) {
         let meaning = meaning
         return (meaning.kind, meaning.direction)
