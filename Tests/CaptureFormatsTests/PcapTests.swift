@@ -126,6 +126,24 @@ import Testing
         #expect(result.diagnostics.allSatisfy { $0.severity == .error && $0.message.hasPrefix("undecodable record: ") })
     }
 
+    /// A record libpcap cut so short that its link-type header is not whole is reported twice:
+    /// undecodable, and among the records the capturing tool cut (included < original length).
+    @Test func anUndecodableCutRecordCountsAsCut() throws {
+        var out = ByteWriter(capacity: 100)
+        for field: UInt32 in [0xA1B2_C3D4, 0x0004_0002, 0, 0, 2, 201] { out.writeUInt32LE(field) }
+        // Two of eleven bytes: the snapshot length (2) cut the 4-byte direction (ble-facts §4).
+        for field: UInt32 in [1_714_011_124, 0, 2, 11] { out.writeUInt32LE(field) }
+        out.writeBytes([0x00, 0x00])
+        let result = try Fixtures.read(out.bytes)
+        #expect(result.records.isEmpty)
+        #expect(result.diagnostics.map(\.recordNumber) == [1, nil])
+        #expect(result.diagnostics.map(\.byteOffset) == [24, nil])
+        #expect(result.diagnostics.map(\.message) == [
+            "undecodable record: capture: direction truncated at byte 40: needs 4, 2 left",
+            "1 record(s) were cut by the capturing tool (included length < original length)",
+        ])
+    }
+
     /// A whole chunk of undecodable records (more than 512 in a row) does not end the capture:
     /// the records after it are read.
     @Test func aWholeChunkOfUndecodableRecordsDoesNotEndTheCapture() throws {

@@ -158,6 +158,7 @@ final class PcapReader: RecordBatchReader {
                 break
             }
             let count = Int(header.pointee.caplen)
+            if count < header.pointee.len { cutRecords += 1 }   // decodable or not, libpcap cut it
             scratch.reserve(used + count, keeping: used)
             scratch.base.advanced(by: used).initialize(from: data, count: count)
             pulled.append(Pulled(bytes: used..<used + count, originalLength: Int(header.pointee.len),
@@ -205,7 +206,6 @@ final class PcapReader: RecordBatchReader {
             log.add(.warning, .other, record: recordNumber, at: frame?.offset,
                     "epb_flags direction contradicts the link-type 201 direction header; using the header")
         }
-        if pulled.bytes.count < pulled.originalLength { cutRecords += 1 }
         return CaptureRecord(index: recordNumber, timestampUs: pulled.timestampUs, direction: packet.direction,
                              kind: packet.kind, sharing: packet.payload,
                              originalLength: max(pulled.originalLength - packet.consumedHeaderBytes, packet.payload.remaining),
@@ -236,7 +236,6 @@ final class PcapReader: RecordBatchReader {
             direction = header
         }
         let payload = start + headerBytes..<pulled.bytes.upperBound
-        if pulled.originalLength > pulled.bytes.count { cutRecords += 1 }
         destination.initialize(to: CaptureRecord(
             index: recordNumber, timestampUs: pulled.timestampUs, direction: direction,
             kind: H4PacketType(rawValue: type).kind, storage: bytes, payloadRange: payload,
