@@ -165,10 +165,7 @@ final class PcapReader: RecordBatchReader {
                                  seconds: Int64(header.pointee.ts.tv_sec), microseconds: Int64(header.pointee.ts.tv_usec)))
             used += count
         }
-        let bytes = [UInt8](unsafeUninitializedCapacity: used) { buffer, initialized in
-            if used > 0 { buffer.baseAddress?.initialize(from: scratch.base, count: used) }
-            initialized = used
-        }
+        let bytes = Array(UnsafeBufferPointer(start: scratch.base, count: used))
         staged = [CaptureRecord](unsafeUninitializedCapacity: pulled.count) { records, initialized in
             guard let base = records.baseAddress else { return }
             var start = pulled.count
