@@ -75,7 +75,7 @@ public struct PacketDecoder: Sendable {
             // before the fragment below is made, too). Its payload, every byte of the record after
             // the header, is read from the record: taken from the packet, the whole packet was
             // copied and destroyed. (The skip cannot throw: the parse read the header.)
-            packet.hci = .acl(acl)
+            packet.setHCI(acl: acl)
             var fragment = packet.record.payloadReader(layer: .acl)
             try fragment.skip(ACLDataPacket.headerLength)
             reassemble(handle: handle, isStart: isStart, fragment: fragment, in: &packet)
