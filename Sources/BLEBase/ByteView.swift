@@ -50,6 +50,23 @@ public struct ByteView: Sendable, RandomAccessCollection, Hashable, ExpressibleB
         }
     }
 
+    /// The bytes of `range` (indexed from 0, as the view is) viewed in the same buffer; nil when
+    /// `range` is not inside the view.
+    @inlinable
+    public func view(_ range: Range<Int>) -> ByteView? {
+        guard range.lowerBound >= 0, range.upperBound <= count else { return nil }
+        return ByteView(storage: storage, start: start + range.lowerBound, count: range.count)
+    }
+
+    /// The same bytes in a buffer of their own unless the view is already all of its buffer: for
+    /// what is kept past its packet (a listed vendor frame), so that it keeps no batch alive.
+    public var compacted: ByteView {
+        isWholeBuffer ? self : ByteView(array)
+    }
+
+    /// True when the view is all of its buffer (`compacted` is then the view itself).
+    public var isWholeBuffer: Bool { storage.count == count }
+
     /// As an array prints: `[1, 2]`.
     public var description: String { array.description }
 

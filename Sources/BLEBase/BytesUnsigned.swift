@@ -8,6 +8,12 @@ extension ByteReader {
         bytes.withUnsafeBufferPointer { unsigned(in: $0, at: offset, size: size, bigEndian: bigEndian) }
     }
 
+    /// `unsigned(in:at:size:bigEndian:)` over a view's bytes.
+    @inlinable
+    public static func unsigned(in bytes: ByteView, at offset: Int, size: Int, bigEndian: Bool) -> UInt64? {
+        bytes.withUnsafeBufferPointer { unsigned(in: $0, at: offset, size: size, bigEndian: bigEndian) }
+    }
+
     /// `unsigned(in:at:size:bigEndian:)` over bytes lent in place.
     @inlinable
     public static func unsigned(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int, size: Int, bigEndian: Bool) -> UInt64? {
