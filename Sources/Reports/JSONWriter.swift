@@ -82,7 +82,7 @@ public struct JSONWriter {
     public mutating func string(_ value: String) { separator(); appendString(value) }
 
     /// `bytes` as a string of lower-case hex digits (`Hex.string`), written without a String.
-    public mutating func hexString(_ value: [UInt8]) {
+    public mutating func hexString<Bytes: Collection<UInt8>>(_ value: Bytes) {
         separator()
         out.append(UInt8(ascii: "\""))
         Hex.append(value, to: &out)

@@ -57,6 +57,9 @@ struct VendorCollector: VendorEventSink {
         if listed {
             if frame.plaintext == nil { framesWithoutPlaintext.append(frames.count) }
             frames.append(frame)
+            // A frame that was one ATT value views its record's batch; listed, it keeps its own
+            // bytes (changed in the list: a change to `frame` copied every frame taken).
+            frames[frames.count - 1].raw = frames[frames.count - 1].raw.compacted
         }
     }
 

@@ -220,7 +220,10 @@ public enum CRCInference {
     static func verify(_ match: Match, frames: [[UInt8]]) -> Bool {
         let spec = ChecksumSpec(algorithm: .crc(match.parameters), at: match.at, bigEndian: match.bigEndian,
                                 from: match.from, to: match.to, emptyValue: match.emptyValue)
-        return frames.allSatisfy { frame in spec.verify(sent: frame, covered: frame).map { $0.stored == $0.computed } ?? false }
+        return frames.allSatisfy { frame in
+            let bytes = ByteView(frame)
+            return spec.verify(sent: bytes, covered: bytes).map { $0.stored == $0.computed } ?? false
+        }
     }
 }
 

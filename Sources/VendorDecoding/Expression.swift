@@ -62,9 +62,9 @@ public indirect enum Expression: Sendable, Equatable {
         public var len: Int64?
         public var index: Int64?
         /// The frame as sent, for `byte[N]`.
-        public var frame: [UInt8]
+        public var frame: ByteView
 
-        public init(seq: Int64? = nil, cmd: Int64? = nil, len: Int64? = nil, index: Int64? = nil, frame: [UInt8] = []) {
+        public init(seq: Int64? = nil, cmd: Int64? = nil, len: Int64? = nil, index: Int64? = nil, frame: ByteView = []) {
             self.seq = seq
             self.cmd = cmd
             self.len = len

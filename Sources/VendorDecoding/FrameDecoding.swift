@@ -18,12 +18,12 @@ struct DecodedFields: Sendable, Equatable {
     /// `keepsPlaintext` false leaves `plaintext` nil when nothing else needs all of it (the
     /// checksum covers the sent bytes and the key does not vary per byte): the status bytes
     /// are de-obfuscated alone.
-    init(frame raw: [UInt8], plan: FramePlan, direction: VendorDirection, keepsPlaintext: Bool = true) {
+    init(frame raw: ByteView, plan: FramePlan, direction: VendorDirection, keepsPlaintext: Bool = true) {
         command = plan.commandField.flatMap { Self.read(raw, $0) }
         sequence = plan.sequenceField.flatMap { Self.read(raw, $0) }
         let payloadEnd = raw.count - plan.framing.trailerSize
         guard payloadEnd >= plan.framing.payloadOffset, plan.framing.payloadOffset >= 0,
-              let payload = FrameBytes.slice(raw, plan.framing.payloadOffset..<payloadEnd) else {
+              let payload = raw.view(plan.framing.payloadOffset..<payloadEnd) else {
             problem = "\(raw.count) bytes cannot hold a \(plan.framing.payloadOffset)-byte header and \(plan.framing.trailerSize)-byte trailer"
             return
         }
@@ -64,7 +64,7 @@ struct DecodedFields: Sendable, Equatable {
                 // The key does not vary per byte here: the status bytes de-obfuscate alone.
                 var value: UInt64 = 0
                 for i in offset..<offset + size {
-                    value = value << 8 | UInt64(payload[payload.startIndex + i] ^ key.byte(at: i))
+                    value = value << 8 | UInt64(payload[i] ^ key.byte(at: i))
                 }
                 status = Int(value)
             }
@@ -96,7 +96,7 @@ struct DecodedFields: Sendable, Equatable {
         }
     }
 
-    private static func key(plan: FramePlan, raw: [UInt8], payload: ArraySlice<UInt8>, command: Int?,
+    private static func key(plan: FramePlan, raw: ByteView, payload: ByteView, command: Int?,
                             sequence: Int?) throws(ExpressionError) -> Key {
         if let table = plan.keyBySequence, let sequence, table.indices.contains(sequence), let key = table[sequence] {
             return .constant(payload.isEmpty ? 0 : key)
@@ -120,9 +120,9 @@ struct DecodedFields: Sendable, Equatable {
     }
 
     /// The payload XORed with the key.
-    private static func xor(_ payload: ArraySlice<UInt8>, _ key: Key) throws(ExpressionError) -> [UInt8] {
+    private static func xor(_ payload: ByteView, _ key: Key) throws(ExpressionError) -> [UInt8] {
         switch key {
-        case .none: return Array(payload)
+        case .none: return payload.array
         case .table, .constant: return xor(payload) { key.byte(at: $0) }
         case .perByte(let expression, var context):
             var plain: [UInt8] = []
@@ -136,22 +136,24 @@ struct DecodedFields: Sendable, Equatable {
     }
 
     /// `payload` XORed byte by byte with `key(i)`, written into the array's storage directly.
-    private static func xor(_ payload: ArraySlice<UInt8>, key: (Int) -> UInt8) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: payload.count) { buffer, count in
-            for (i, byte) in payload.enumerated() { buffer[i] = byte ^ key(i) }
-            count = payload.count
+    private static func xor(_ payload: ByteView, key: (Int) -> UInt8) -> [UInt8] {
+        payload.withUnsafeBufferPointer { bytes in
+            [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, count in
+                for (i, byte) in bytes.enumerated() { buffer[i] = byte ^ key(i) }
+                count = bytes.count
+            }
         }
     }
 
     /// True when `raw` ends with `tail` (an empty tail always).
-    private static func ends(_ raw: [UInt8], with tail: [UInt8]) -> Bool {
+    private static func ends(_ raw: ByteView, with tail: [UInt8]) -> Bool {
         guard raw.count >= tail.count else { return false }
         let start = raw.count - tail.count
         for i in tail.indices where raw[start + i] != tail[i] { return false }
         return true
     }
 
-    private static func read(_ raw: [UInt8], _ field: FrameField) -> Int? {
+    private static func read(_ raw: ByteView, _ field: FrameField) -> Int? {
         ByteReader.unsigned(in: raw, at: field.offset, size: field.size, bigEndian: field.bigEndian).map { Int($0) }
     }
 }

@@ -52,10 +52,11 @@ public final class FramePlan: Sendable {
     /// The checksum verdict of a frame (`ChecksumSpec.verify`): nil when the profile has no
     /// checksum, `.some(nil)` when the frame cannot hold it. `plaintext` is needed (non-nil)
     /// only for a checksum over the plaintext.
-    func verifyChecksum(sent raw: [UInt8], plaintext: [UInt8]?, payloadEnd: Int) -> (stored: UInt64, computed: UInt64)?? {
+    func verifyChecksum(sent raw: ByteView, plaintext: [UInt8]?, payloadEnd: Int) -> (stored: UInt64, computed: UInt64)?? {
         guard hasChecksum else { return nil }
         guard checksumOverPlaintext, let plaintext else { return .some(checksumRule.verify(sent: raw, covered: raw)) }
-        return .some(checksumRule.verify(sent: raw, covered: Array(raw.prefix(framing.payloadOffset)) + plaintext + raw.suffix(from: payloadEnd)))
+        let covered = Array(raw.prefix(framing.payloadOffset)) + plaintext + raw.suffix(from: payloadEnd)
+        return .some(checksumRule.verify(sent: raw, covered: ByteView(covered)))
     }
 
     public init(_ profile: Profile) {
@@ -115,14 +116,14 @@ public final class FramePlan: Sendable {
 
     /// The name of a frame's command; a response's is its command's (found through the
     /// response rule when the code has no name of its own).
-    func commandName(direction: VendorDirection, command: Int?, sequence: Int?, raw: [UInt8]) -> String? {
+    func commandName(direction: VendorDirection, command: Int?, sequence: Int?, raw: ByteView) -> String? {
         Self.commandName(direction: direction, command: command, sequence: sequence, raw: raw, names: commandNames,
                          rules: commands)
     }
 
     /// `commandName(…)` from the profile's `names` (as a `SortedMap`) and its rules, for `init`
     /// to call before the plan is whole.
-    private static func commandName(direction: VendorDirection, command: Int?, sequence: Int?, raw: [UInt8],
+    private static func commandName(direction: VendorDirection, command: Int?, sequence: Int?, raw: ByteView,
                                     names: SortedMap<Int, String>, rules: CommandRules?) -> String? {
         guard let command else { return nil }
         if let name = names[command] { return name }

@@ -18,7 +18,7 @@ extension VendorFrame: FieldDescribable {
             .int("firstRecord", firstRecord),
             .int("lastRecord", lastRecord),
             .int("fragments", fragments),
-            .bytes("raw", raw),
+            .bytes("raw", raw.array),
             Field("plaintext", plaintext.map(FieldValue.bytes) ?? .null),
             Field("crcOk", checksumOK.map(FieldValue.bool) ?? .null),
             command.map { .code("command", $0, width: $0 > 0xFF ? 4 : 2, label: commandName) } ?? Field("command", .null),

@@ -1,3 +1,5 @@
+import BLEBase
+
 /// What became of a vendor frame (the report contract's `vendorFrames[].outcome` words).
 public enum VendorOutcome: String, Sendable, Equatable, CaseIterable {
     case ok
@@ -30,8 +32,10 @@ public struct VendorFrame: Sendable, Equatable {
     public var firstFragmentRecord: Int
     public var firstFragmentTimeUs: Int64
     public var fragments: Int
-    /// The bytes as sent (for a malformed run: the bytes that could not be framed).
-    public var raw: [UInt8]
+    /// The bytes as sent (for a malformed run: the bytes that could not be framed). A frame that
+    /// was one ATT value views that value in its record's batch: what keeps a frame past its
+    /// packet keeps `raw.compacted`.
+    public var raw: ByteView
     /// The de-obfuscated payload; nil when the frame is malformed.
     public var plaintext: [UInt8]?
     public var checksumOK: Bool?

@@ -121,8 +121,8 @@ public struct VendorSession: Sendable {
 
     /// `value(…)`, handing the events to `events`.
     public mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
-                               bytes: ByteView, timeUs: Int64, record: Int, firstFragment: (record: Int, timeUs: Int64)? = nil,
-                               into events: inout some VendorEventSink) {
+                               bytes: consuming ByteView, timeUs: Int64, record: Int,
+                               firstFragment: (record: Int, timeUs: Int64)? = nil, into events: inout some VendorEventSink) {
         expire(now: timeUs)
         guard routeCarriesFrames(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid) else {
             return flush(into: &events)
@@ -319,7 +319,7 @@ public struct VendorSession: Sendable {
 
     /// `commandName(…)`, remembered per response code when only the code decides it.
     private mutating func rememberedCommandName(direction: VendorDirection, command: Int?, sequence: Int?,
-                                                raw: [UInt8]) -> String? {
+                                                raw: ByteView) -> String? {
         if let command, let table = direction == .hostToDevice ? plan.commandNameByCode : plan.responseNameByCode,
            table.indices.contains(command) {
             return table[command]

@@ -29,6 +29,17 @@ struct AnalysisThreadTests {
         #expect(try Self.report(path, pipelined: true, parallelJSON: false) == inline)
     }
 
+    /// Frames that were one ATT value view their record's batch while the session holds them;
+    /// listed, each has its bytes in a buffer of its own, so the listing keeps no batch alive.
+    @Test(arguments: ["Samples/demo-lock.btsnoop", "Samples/demo-lock.pcapng"])
+    func listedFramesKeepNoBatch(sample: String) throws {
+        let profile = try ProfileLoader.load(path: SharedCaptures.packageRoot.appendingPathComponent("Samples/profiles/demo-lock.yaml").path)
+        let path = SharedCaptures.packageRoot.appendingPathComponent(sample).path
+        let analysis = Analysis.run(try CaptureFile.open(path), profiles: [profile], pipelined: true) { _ in }
+        #expect(analysis.vendorFrames.count > 10)
+        #expect(analysis.vendorFrames.allSatisfy { $0.raw.isWholeBuffer })
+    }
+
     /// The array's elements come out in order and once each, however the pieces fall: none, a
     /// part of one, one, one and a bit, a helper's piece last or not, many.
     @Test(arguments: [0, 1, 31, 32, 33, 64, 65, 96, 97, 1000])

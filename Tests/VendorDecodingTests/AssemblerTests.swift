@@ -20,8 +20,26 @@ struct AssemblerTests {
         return out + assembler.flush(reason: "end")
     }
 
+    /// A value that is one whole frame becomes the frame in place, viewing the value's buffer;
+    /// a frame joined from two values has bytes of its own.
+    @Test func aWholeFrameValueIsViewedInPlace() throws {
+        let batch: [UInt8] = [0xFF] + Self.getInfo + [0xEE]
+        var reader = ByteReader(batch, range: 1..<1 + Self.getInfo.count)
+        let value = reader.readRemainingView()
+        var assembler = FrameAssembler(framing: Self.framing)
+        var out: [FrameAssembler.Output] = []
+        assembler.feed(value, timeUs: 1, record: 1, attOpcode: 0x1B, firstFragment: (1, 1), fragmentLimit: 20, into: &out)
+        guard case .frame(let whole)? = out.first, out.count == 1 else { Issue.record("not one frame: \(out)"); return }
+        #expect(whole.bytes.array == Self.getInfo)
+        #expect(!whole.bytes.isWholeBuffer)
+        let joined = Self.feed([Array(Self.setTime[..<4]), Array(Self.setTime[4...])])
+        guard case .frame(let cut)? = joined.first else { Issue.record("no frame: \(joined)"); return }
+        #expect(cut.bytes.array == Self.setTime)
+        #expect(cut.bytes.isWholeBuffer)
+    }
+
     static func frames(_ out: [FrameAssembler.Output]) -> [[UInt8]] {
-        out.compactMap { if case .frame(let c) = $0 { c.bytes } else { nil } }
+        out.compactMap { if case .frame(let c) = $0 { c.bytes.array } else { nil } }
     }
 
     @Test func wholeFrames() {
@@ -66,7 +84,7 @@ struct AssemblerTests {
         let both = inside.feed(Array(stream[3...]), timeUs: 50, record: 12, attOpcode: 0x1B, firstFragment: (11, 40),
                                fragmentLimit: 20)
         guard case .frame(let second)? = both.last else { Issue.record("no frame"); return }
-        #expect(second.bytes == Self.setTime && second.firstFragmentRecord == 11 && second.firstFragmentUs == 40)
+        #expect(second.bytes.array == Self.setTime && second.firstFragmentRecord == 11 && second.firstFragmentUs == 40)
     }
 
     @Test func garbageBeforeSyncIsReportedThenResynchronised() {
@@ -94,7 +112,7 @@ struct AssemblerTests {
         let long: [UInt8] = [0xAA, 0x20, 0x01, 0x00, 0x17] + payload + [0x00, 0x55]
         let out = Self.feed([Array(long[..<20]), [0xAA, 0x01], Self.getInfo], limit: 20)
         // [aa 01] is short and incomplete; when the GET_INFO frame arrives it is abandoned.
-        let garbage = out.compactMap { if case .garbage(let c, _) = $0 { c.bytes } else { nil } }
+        let garbage = out.compactMap { if case .garbage(let c, _) = $0 { c.bytes.array } else { nil } }
         #expect(garbage.first == Array(long[..<20]) + [0xAA, 0x01])
         #expect(Self.frames(out) == [Self.getInfo])
     }

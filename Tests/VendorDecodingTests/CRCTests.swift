@@ -1,3 +1,4 @@
+import BLEBase
 import Testing
 @testable import VendorDecoding
 
@@ -38,15 +39,15 @@ struct CRCTests {
         let frame: [UInt8] = [0xAA, 0x01, 0x59, 0x00, 0x00, 0xF4, 0x55]
         let spec = ChecksumSpec(algorithm: .crc(CRCCatalogue.entry(named: "CRC-8/MAXIM-DOW")!.parameters),
                                 at: -2, bigEndian: true, from: 0, to: -2)
-        #expect(spec.verify(sent: frame, covered: frame)?.stored == 0xF4)
-        #expect(spec.verify(sent: frame, covered: frame)?.computed == 0xF4)
+        #expect(spec.verify(sent: ByteView(frame), covered: ByteView(frame))?.stored == 0xF4)
+        #expect(spec.verify(sent: ByteView(frame), covered: ByteView(frame))?.computed == 0xF4)
         #expect(spec.verify(sent: [0xAA], covered: [0xAA]) == nil)
         // Treadmill: CRC-16/IBM-3740 (LE at offset 8) of an empty body is written as 0x0000.
         let empty: [UInt8] = [0x55, 0xAA, 0x01, 0x00, 0x01, 0x02, 0x00, 0x00, 0x00, 0x00]
         var tread = ChecksumSpec(algorithm: .crc(CRCCatalogue.entry(named: "CRC-16/IBM-3740")!.parameters),
                                  at: 8, bigEndian: false, from: 10, to: 0)
-        #expect(tread.verify(sent: empty, covered: empty)?.computed == 0xFFFF)
+        #expect(tread.verify(sent: ByteView(empty), covered: ByteView(empty))?.computed == 0xFFFF)
         tread.emptyValue = 0
-        #expect(tread.verify(sent: empty, covered: empty)?.computed == 0)
+        #expect(tread.verify(sent: ByteView(empty), covered: ByteView(empty))?.computed == 0)
     }
 }

@@ -83,7 +83,7 @@ struct DecodedFieldsTests {
         let prefixes = (0...response.count).map { Array(response.prefix($0)) }
         let kept = prefixes.map { Fields(DecodedFields(frame: $0, profile: Self.lock, direction: .deviceToHost)) }
         let lean = prefixes.map {
-            Fields(DecodedFields(frame: $0, plan: FramePlan(Self.lock), direction: .deviceToHost, keepsPlaintext: false))
+            Fields(DecodedFields(frame: ByteView($0), plan: FramePlan(Self.lock), direction: .deviceToHost, keepsPlaintext: false))
         }
         #expect(kept.last == Fields(plaintext: [0x01, 0x7F], checksumOK: true, command: 0x90, sequence: 0x13, status: 1, statusOK: false))
         #expect(lean == kept.map { fields in
@@ -102,7 +102,7 @@ struct DecodedFieldsTests {
             commands: {command: {offset: 0}, status: {offset: 0, success: [0]}}
             """)
         let frame: [UInt8] = [0x81, 0x00, 0x00, 0x00]
-        let lean = Fields(DecodedFields(frame: frame, plan: FramePlan(profile), direction: .deviceToHost, keepsPlaintext: false))
+        let lean = Fields(DecodedFields(frame: ByteView(frame), plan: FramePlan(profile), direction: .deviceToHost, keepsPlaintext: false))
         let kept = Fields(DecodedFields(frame: frame, profile: profile, direction: .deviceToHost))
         #expect(lean == kept)
         #expect(lean.problem?.hasPrefix("XOR key: ") == true)
@@ -189,6 +189,6 @@ struct Fields: Equatable {
 extension DecodedFields {
     /// The fields of one frame read straight from a profile (sessions share one `FramePlan`).
     init(frame raw: [UInt8], profile: Profile, direction: VendorDirection) {
-        self.init(frame: raw, plan: FramePlan(profile), direction: direction)
+        self.init(frame: ByteView(raw), plan: FramePlan(profile), direction: direction)
     }
 }

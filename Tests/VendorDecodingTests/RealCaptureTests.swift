@@ -63,7 +63,7 @@ struct RealCaptureTests {
     /// with the 0x0000 of the bodiless frames as `empty`.
     @Test func inferenceFindsTheTreadmillCRC() throws {
         let output = try Self.run("horizon74_btsnoop_hci.log", "horizon-treadmill.yaml")
-        let frames = (output.frames[0x0200] ?? []).map(\.raw)
+        let frames = (output.frames[0x0200] ?? []).map(\.raw.array)
         let matches = CRCInference.search(frames: frames, widths: [16])
         let first = try #require(matches.first)
         #expect(first.catalogueName == "CRC-16/IBM-3740")
