@@ -11,6 +11,8 @@ public struct VendorSession: Sendable {
 
     public static let maxPendingCommands = 64
     public static let maxHeldFrames = 1024
+    /// Held frames past this many keep copies of their bytes, not views of their records' batches.
+    static let maxHeldViews = 4
 
     private struct StreamKey: Hashable, Sendable {
         var direction: VendorDirection
@@ -370,8 +372,13 @@ public struct VendorSession: Sendable {
 
     /// Queues what the frame last added to `heldFrames` waits for.
     private mutating func hold(_ state: HeldState) {
-        let lastTimeUs = heldFrames[heldFrames.count - 1].lastTimeUs
+        let last = heldFrames.count - 1
+        let lastTimeUs = heldFrames[last].lastTimeUs
         heldStates.append(state)
+        // A frame that was one ATT value views its record's batch (up to 512 KiB). Behind a few
+        // others it may wait long, so it keeps a copy of its bytes: what waits holds at most
+        // `maxHeldViews` batches alive per session.
+        if last >= Self.maxHeldViews { heldFrames[last].raw = heldFrames[last].raw.compacted }
         if heldFrames.count > Self.maxHeldFrames, let oldest = heldStates.firstIndex(where: \.pending) {
             resolveNoResponse(oldest, detectedUs: lastTimeUs,
                               why: "while \(Self.maxHeldFrames) later frames waited behind it")

@@ -52,6 +52,34 @@ struct SessionTests {
         #expect(f.failures.isEmpty)
     }
 
+    /// Frames held behind a command that waits view their records' batches up to
+    /// `maxHeldViews`; from the fifth held frame on, each keeps a copy of its bytes.
+    @Test func framesHeldLongKeepTheirOwnBytes() {
+        var session = VendorSession(profile: Self.lock, connection: "c1", mtu: 23)
+        var events: [VendorEvent] = []
+        func inBatch(_ frame: [UInt8]) -> ByteView {
+            var reader = ByteReader([0xEE] + frame + [0xEE], range: 1..<1 + frame.count)
+            return reader.readRemainingView()
+        }
+        session.value(direction: .hostToDevice, attOpcode: 0x52, handle: Self.write, uuid: BluetoothUUID(uint16: 0xFFE1),
+                      bytes: inBatch(DemoLockFrame.encode(command: 0x10, sequence: 0x5A, plaintext: [1, 2, 3, 4, 5, 6])),
+                      timeUs: 1_000_000, record: 1, into: &events)
+        // Responses to commands never sent wait behind the UNLOCK, which waits for its own.
+        for i in 0..<6 {
+            session.value(direction: .deviceToHost, attOpcode: 0x1B, handle: Self.notify, uuid: BluetoothUUID(uint16: 0xFFE2),
+                          bytes: inBatch(DemoLockFrame.encode(command: 0x91, sequence: UInt8(i), plaintext: [0x00])),
+                          timeUs: 1_001_000 + Int64(i) * 1000, record: 2 + i, into: &events)
+        }
+        #expect(events.isEmpty)
+        session.value(direction: .deviceToHost, attOpcode: 0x1B, handle: Self.notify, uuid: BluetoothUUID(uint16: 0xFFE2),
+                      bytes: inBatch(DemoLockFrame.encode(command: 0x90, sequence: 0x5A, plaintext: [0x00])),
+                      timeUs: 1_010_000, record: 8, into: &events)
+        let frames = events.compactMap { if case .frame(let f) = $0 { f } else { nil } }
+        #expect(frames.map(\.outcome) == [.ok] + Array(repeating: .unsolicited, count: 6) + [.ok])
+        #expect(frames.map(\.raw.isWholeBuffer) == [false, false, false, false, true, true, true, true])
+        #expect(frames[4].raw.array == DemoLockFrame.encode(command: 0x91, sequence: 3, plaintext: [0x00]))
+    }
+
     /// A frame says where its bytes started to arrive: the first L2CAP fragment of its first
     /// value when the caller gives it, else that value's own record.
     @Test func framesCarryTheirFirstFragment() {
