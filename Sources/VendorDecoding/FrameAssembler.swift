@@ -75,8 +75,8 @@ struct FrameAssembler: Sendable {
         }
     }
 
-    /// Cuts what `value` completes into `out`; true (nothing done) when `value` is one whole
-    /// frame, for the caller to pass on as it is.
+    /// Cuts what `value` completes into `out`; true when `value` is one whole frame, which the
+    /// caller then passes on as it is (any garbage it ended is already in `out`).
     private mutating func feed(_ value: UnsafeBufferPointer<UInt8>, timeUs: Int64, record: Int, attOpcode: UInt8,
                                firstFragment: (record: Int, timeUs: Int64), fragmentLimit: Int, into out: inout [Output]) -> Bool {
         let sync = framing.sync
