@@ -12,7 +12,8 @@ extension SessionAnalyzer {
     /// most 512 bytes, Vol 3 Part F §3.2.9).
     static let longValueCap = 512
 
-    mutating func handleL2CAP(_ pdu: L2CAPPDU, record: CaptureRecord, events: inout [SessionEvent]) {
+    /// One L2CAP PDU of a record. `inout` so that it is read where the packet holds it; it is not changed.
+    mutating func handleL2CAP(_ pdu: inout L2CAPPDU, record: CaptureRecord, events: inout [SessionEvent]) {
         switch pdu.content {
         case .att(let att):
             attOpcodeCounts[Int(att.opcode.rawValue)] += 1
