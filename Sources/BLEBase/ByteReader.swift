@@ -201,6 +201,15 @@ public struct ByteReader: Sendable {
         cursor = endIndex
     }
 
+    /// Moves back to `position` (absolute, as `position` counts), one this reader has read past,
+    /// to read the same bytes again without a second reader (whose copy of the storage costs a
+    /// reference count).
+    @inlinable
+    public mutating func rewind(to position: Int) {
+        precondition(position >= 0 && position <= cursor, "ByteReader can only rewind to a position it has passed")
+        cursor = position
+    }
+
     /// Returns the next byte without consuming it.
     @inlinable
     public func peekUInt8(_ field: StaticString = "byte") throws(DecodeError) -> UInt8 {
@@ -244,11 +253,12 @@ public struct ByteReader: Sendable {
         return inner
     }
 
-    /// A reader over the unread bytes, sharing storage, whose reported offsets start at 0: what
-    /// a reader over a copy of those bytes would report, without the copy.
+    /// Makes the unread bytes report offsets from 0, as a reader over a copy of them would,
+    /// without the copy (and without a second reader, whose storage costs a reference count).
     @inlinable
-    public func rebased(layer: Layer) -> ByteReader {
-        ByteReader(storage: storage, position: cursor, endIndex: endIndex, layer: layer, baseOffset: -cursor)
+    public mutating func rebase(layer: Layer) {
+        self.layer = layer
+        baseOffset = -cursor
     }
 
     /// The unread bytes as a zero-copy view (for hashing or comparing, not for indexing).

@@ -205,7 +205,7 @@ public struct L2CAPReassembler: Sendable {
         if !collecting.isEmpty, let previous = collecting.removeValue(forKey: key) {
             interrupted = .interrupted(previous, byRecordIndex: recordIndex)
         }
-        if truncatedBy <= 0, let frame = Self.wholeFrame(fragment, recordIndex: recordIndex, timestampUs: timestampUs) {
+        if truncatedBy <= 0, let frame = Self.wholeFrame(fragment, recordIndex: recordIndex, timestampUs: timestampUs).frame {
             return ReassemblyStep(interrupted: interrupted, outcome: .complete(frame))
         }
         var partial = PartialL2CAPFrame(key: key, recordIndex: recordIndex, timestampUs: timestampUs)
@@ -216,24 +216,40 @@ public struct L2CAPReassembler: Sendable {
         return ReassemblyStep(interrupted: interrupted, outcome: outcome)
     }
 
+    /// What `singleFragmentFrame` made of a fragment.
+    public enum SingleFragment: Sendable {
+        /// The fragment was a whole PDU: its frame, the fragment's bytes as its body.
+        case frame(L2CAPFrame)
+        /// The fragment back, unread, to feed to `step`.
+        case notWhole(ByteReader)
+
+        public var frame: L2CAPFrame? {
+            if case .frame(let frame) = self { frame } else { nil }
+        }
+    }
+
     /// The common case, without building events: the frame of a start fragment that holds
     /// exactly one whole PDU on a stream with none pending (feeding it would change no state).
-    /// Nil otherwise; then feed the fragment to `step`.
-    public func singleFragmentFrame(key: FragmentStreamKey, isStart: Bool, fragment: ByteReader, recordIndex: Int,
-                                    timestampUs: Int64, truncatedBy: Int = 0) -> L2CAPFrame? {
-        guard isStart, truncatedBy <= 0, collecting.isEmpty || collecting[key] == nil else { return nil }
+    /// Otherwise the fragment comes back, for `step`. It moves through, not copied (a copy of a
+    /// reader costs a reference count on its bytes).
+    public func singleFragmentFrame(key: FragmentStreamKey, isStart: Bool, fragment: consuming ByteReader, recordIndex: Int,
+                                    timestampUs: Int64, truncatedBy: Int = 0) -> SingleFragment {
+        guard isStart, truncatedBy <= 0, collecting.isEmpty || collecting[key] == nil else { return .notWhole(fragment) }
         return Self.wholeFrame(fragment, recordIndex: recordIndex, timestampUs: timestampUs)
     }
 
-    /// The frame of a start fragment that is exactly one whole PDU, or nil.
-    private static func wholeFrame(_ fragment: ByteReader, recordIndex: Int, timestampUs: Int64) -> L2CAPFrame? {
+    /// The frame of a start fragment that is exactly one whole PDU, or the fragment back.
+    private static func wholeFrame(_ fragment: consuming ByteReader, recordIndex: Int, timestampUs: Int64) -> SingleFragment {
         var reader = fragment
+        let start = reader.position
         guard let header = try? L2CAPBasicHeader(parsing: &reader), reader.remaining == Int(header.length) else {
-            return nil
+            reader.rewind(to: start)
+            return .notWhole(reader)
         }
-        return L2CAPFrame(channelID: header.channelID, body: reader.rebased(layer: .l2cap),
-                          firstRecordIndex: recordIndex, lastRecordIndex: recordIndex,
-                          firstTimestampUs: timestampUs, lastTimestampUs: timestampUs, fragmentCount: 1)
+        reader.rebase(layer: .l2cap)
+        return .frame(L2CAPFrame(channelID: header.channelID, body: reader,
+                                 firstRecordIndex: recordIndex, lastRecordIndex: recordIndex,
+                                 firstTimestampUs: timestampUs, lastTimestampUs: timestampUs, fragmentCount: 1))
     }
 
     /// Feeds one fragment (see `step`) and lists what it produced.

@@ -71,14 +71,14 @@ public struct PacketDecoder: Sendable {
         case .aclData:
             let acl = try ACLDataPacket(parsing: &reader, allowTruncated: true)
             let handle = acl.connectionHandle, isStart = acl.packetBoundary.isStart
-            // Stored first, so that it moves into the packet (after the reassembly it was copied;
-            // before the fragment below is made, too). Its payload, every byte of the record after
-            // the header, is read from the record: taken from the packet, the whole packet was
-            // copied and destroyed. (The skip cannot throw: the parse read the header.)
+            // Stored first, so that it moves into the packet (after the reassembly it was copied).
+            // The fragment the reassembly reads, every byte of the record after the header, is the
+            // parsed reader moved back to the payload: a second reader over the record cost a
+            // retain and a release per ACL record; taken from the packet, the whole packet was
+            // copied and destroyed.
             packet.setHCI(acl: acl)
-            var fragment = packet.record.payloadReader(layer: .acl)
-            try fragment.skip(ACLDataPacket.headerLength)
-            reassemble(handle: handle, isStart: isStart, fragment: fragment, in: &packet)
+            reader.rewind(to: acl.payloadRange.lowerBound)
+            reassemble(handle: handle, isStart: isStart, fragment: reader, in: &packet)
         case .scoData:
             packet.hci = .sco(try SCODataPacket(parsing: &reader))
         case .isoData:
@@ -193,7 +193,7 @@ public struct PacketDecoder: Sendable {
     }
 
     /// Feeds an ACL packet's payload (`fragment`) to the reassembler.
-    private mutating func reassemble(handle: UInt16, isStart: Bool, fragment: ByteReader,
+    private mutating func reassemble(handle: UInt16, isStart: Bool, fragment: consuming ByteReader,
                                      in packet: inout DecodedPacket) {
         let adapter = packet.record.adapter
         let direction = packet.record.direction
@@ -205,19 +205,19 @@ public struct PacketDecoder: Sendable {
 
     /// Feeds one fragment to the reassembler and adds what it completed, or the anomaly it
     /// caused, to `packet`. A whole PDU in one fragment (the common case) skips the events.
-    private mutating func feed(_ fragment: ByteReader, key: FragmentStreamKey, isStart: Bool, truncatedBy: Int,
+    private mutating func feed(_ fragment: consuming ByteReader, key: FragmentStreamKey, isStart: Bool, truncatedBy: Int,
                                link: LinkID, direction: Direction, in packet: inout DecodedPacket) {
         let recordIndex = packet.record.index
         let timestampUs = packet.record.timestampUs
-        if let frame = reassembler.singleFragmentFrame(key: key, isStart: isStart, fragment: fragment,
-                                                       recordIndex: recordIndex, timestampUs: timestampUs,
-                                                       truncatedBy: truncatedBy) {
+        switch reassembler.singleFragmentFrame(key: key, isStart: isStart, fragment: fragment, recordIndex: recordIndex,
+                                               timestampUs: timestampUs, truncatedBy: truncatedBy) {
+        case .frame(let frame):
             packet.l2cap.append(L2CAPPDU(link: link, direction: direction, frame: frame, content: Self.content(of: frame)))
-            return
+        case .notWhole(let fragment):
+            let step = reassembler.step(key: key, isStart: isStart, fragment: fragment, recordIndex: recordIndex,
+                                        timestampUs: timestampUs, truncatedBy: truncatedBy)
+            collect(step, link: link, direction: direction, in: &packet)
         }
-        let step = reassembler.step(key: key, isStart: isStart, fragment: fragment, recordIndex: recordIndex,
-                                    timestampUs: timestampUs, truncatedBy: truncatedBy)
-        collect(step, link: link, direction: direction, in: &packet)
     }
 
     private func collect(_ step: ReassemblyStep, link: LinkID, direction: Direction, in packet: inout DecodedPacket) {

@@ -206,17 +206,45 @@ import Testing
         var reassembler = L2CAPReassembler()
         let whole = ByteReader(pdu)
         #expect(reassembler.singleFragmentFrame(key: key, isStart: true, fragment: whole, recordIndex: 1, timestampUs: 1000)
-                == frame(first: 1, last: 1, fragments: 1))
+                .frame == frame(first: 1, last: 1, fragments: 1))
         #expect(reassembler.singleFragmentFrame(key: key, isStart: false, fragment: whole, recordIndex: 1,
-                                                timestampUs: 1000) == nil)
+                                                timestampUs: 1000).frame == nil)
         #expect(reassembler.singleFragmentFrame(key: key, isStart: true, fragment: whole, recordIndex: 1, timestampUs: 1000,
-                                                truncatedBy: 1) == nil)
+                                                truncatedBy: 1).frame == nil)
         #expect(reassembler.singleFragmentFrame(key: key, isStart: true, fragment: ByteReader(Array(pdu.dropLast())),
-                                                recordIndex: 1, timestampUs: 1000) == nil)
+                                                recordIndex: 1, timestampUs: 1000).frame == nil)
         _ = reassembler.feed(key: key, isStart: true, bytes: pdu[..<5], recordIndex: 1, timestampUs: 1000)
         #expect(reassembler.singleFragmentFrame(key: key, isStart: true, fragment: whole, recordIndex: 2,
-                                                timestampUs: 2000) == nil)
+                                                timestampUs: 2000).frame == nil)
         #expect(reassembler.pendingStreamCount == 1)
+    }
+
+    /// A fragment that is not one whole PDU comes back as it went in: read from its start, with
+    /// its layer and offsets, for `step` (the header was read from it, then it was moved back).
+    @Test func singleFragmentFrameGivesBackAFragmentUnread() throws {
+        let reassembler = L2CAPReassembler()
+        var fragment = ByteReader([0xEE, 0xEE] + Array(pdu.dropLast()), layer: .acl, baseOffset: 100)
+        try fragment.skip(2)
+        guard case .notWhole(var back) = reassembler.singleFragmentFrame(key: key, isStart: true, fragment: fragment,
+                                                                          recordIndex: 1, timestampUs: 1000) else {
+            Issue.record("a short PDU made a frame")
+            return
+        }
+        #expect(back.position == 2)
+        #expect(back.layer == .acl)
+        #expect(back.reportedOffset == 102)
+        #expect(back.readRemainingBytes() == Array(pdu.dropLast()))
+    }
+
+    /// A whole PDU's body is the fragment's bytes after the header, reporting offsets from 0.
+    @Test func singleFragmentFrameBodyReportsOffsetsFromItsStart() throws {
+        let reassembler = L2CAPReassembler()
+        let made = reassembler.singleFragmentFrame(key: key, isStart: true, fragment: ByteReader([0xEE] + pdu, range: 1..<(pdu.count + 1)),
+                                                   recordIndex: 1, timestampUs: 1000)
+        var body = try #require(made.frame).body
+        #expect(body.layer == .l2cap)
+        #expect(body.reportedOffset == 0)
+        #expect(body.readRemainingBytes() == Array(pdu.dropFirst(4)))
     }
 
     @Test func stepReportsTheInterruptedPDUBeforeTheOutcome() {
