@@ -217,6 +217,13 @@ public struct ByteReader: Sendable {
         return storage[cursor]
     }
 
+    /// The byte `offset` bytes past the next one, without consuming anything; nil when the
+    /// reader ends before it.
+    @inlinable
+    public func peekUInt8(ahead offset: Int) -> UInt8? {
+        offset >= 0 && offset < remaining ? storage[cursor + offset] : nil
+    }
+
     /// Moves past the next `count` bytes after one check; always inlined, as `readBlock` is (a
     /// reader that passed over each packet through a call spent 28 instructions a record on it).
     @inlinable @inline(__always)

@@ -61,10 +61,10 @@ public struct PacketDecoder: Sendable {
                                        into packet: inout DecodedPacket) throws(DecodeError) {
         switch kind {
         case .hciCommand:
-            reader = declaredPrefix(of: reader, headerLength: 3, in: &packet)
+            limitToDeclaredLength(&reader, headerLength: 3, in: &packet)
             packet.hci = .command(try HCICommandPacket(parsing: &reader))
         case .hciEvent:
-            reader = declaredPrefix(of: reader, headerLength: 2, in: &packet)
+            limitToDeclaredLength(&reader, headerLength: 2, in: &packet)
             let event = try HCIEventPacket(parsing: &reader)
             handle(event, in: &packet)
             packet.hci = .event(event)
@@ -91,18 +91,18 @@ public struct PacketDecoder: Sendable {
         }
     }
 
-    /// A reader over the packet as long as its parameter length says, so that bytes a capturing
-    /// tool appended after it become an issue instead of hiding the packet
-    /// (Core v5.4 Vol 4 Part E §5.4.1/§5.4.4: the length is the last header byte).
-    private func declaredPrefix(of packetBytes: ByteReader, headerLength: Int, in packet: inout DecodedPacket) -> ByteReader {
-        var probe = packetBytes
-        guard (try? probe.skip(headerLength - 1)) != nil, let declared = try? probe.readUInt8() else { return packetBytes }
+    /// Limits `reader` to the packet as long as its parameter length says, so that bytes a
+    /// capturing tool appended after it become an issue instead of hiding the packet
+    /// (Core v5.4 Vol 4 Part E §5.4.1/§5.4.4: the length is the last header byte). The length is
+    /// peeked at in place (copies of the reader to read it cost a retain and a release each per
+    /// HCI packet); only a packet with bytes after it gets a reader of its own.
+    private func limitToDeclaredLength(_ reader: inout ByteReader, headerLength: Int, in packet: inout DecodedPacket) {
+        guard let declared = reader.peekUInt8(ahead: headerLength - 1) else { return }
         let end = headerLength + Int(declared)
-        var whole = packetBytes
-        guard whole.remaining > end, let declaredPart = try? whole.slice(byteCount: end) else { return whole }
+        guard reader.remaining > end, let declaredPart = try? reader.slice(byteCount: end) else { return }
         packet.issues.append(PacketIssue(.malformed, layer: .hci,
             "\(packet.record.payloadCount - end) byte(s) after the \(end)-byte packet its length field declares"))
-        return declaredPart
+        reader = declaredPart
     }
 
     /// What is still pending at the end of the capture, reported as issues.

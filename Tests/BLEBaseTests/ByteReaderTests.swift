@@ -63,6 +63,28 @@ import Testing
         #expect(reader.reportedOffset == 13)
     }
 
+    @Test func rewindReadsTheSameBytesAgainWithTheSameOffsets() throws {
+        var reader = ByteReader([0xB0, 0xB1, 0xB2, 0xB3], range: 1..<4, layer: .acl, baseOffset: 10)
+        let start = reader.position
+        #expect(try reader.readUInt16LE() == 0xB2B1)
+        reader.rewind(to: start)
+        #expect(reader.position == 1 && reader.reportedOffset == 11 && reader.remaining == 3)
+        #expect(try reader.readBytes(3) == [0xB1, 0xB2, 0xB3])
+        #expect(throws: DecodeError.truncated(layer: .acl, field: "byte", at: 14, needed: 1, available: 0)) {
+            _ = try reader.readUInt8()
+        }
+    }
+
+    @Test func rebaseReportsOffsetsFromTheUnreadBytes() throws {
+        var reader = ByteReader([0xC0, 0xC1, 0xC2], layer: .acl, baseOffset: 40)
+        try reader.skip(1)
+        reader.rebase(layer: .l2cap)
+        #expect(reader.layer == .l2cap && reader.reportedOffset == 0 && Array(reader.unreadBytes) == [0xC1, 0xC2])
+        #expect(throws: DecodeError.truncated(layer: .l2cap, field: "u32", at: 0, needed: 4, available: 2)) {
+            _ = try reader.readUInt32LE()
+        }
+    }
+
     @Test func slicesShareStorageAndKeepAbsoluteOffsets() throws {
         var outer = ByteReader([0xA0, 0xA1, 0xA2, 0xA3, 0xA4], layer: .acl, baseOffset: 24)
         try outer.skip(1)

@@ -109,6 +109,32 @@ struct PipelineTests {
         #expect(packets[1].issues.isEmpty)
     }
 
+    /// Bytes after the packet an HCI length field declares are an issue, the packet still
+    /// decodes (Vol 4 Part E §5.4.1, §5.4.4); a record cut inside the header keeps its own error.
+    @Test func bytesAfterTheDeclaredHCIPacketAreAnIssue() {
+        var s = HCIScenario()
+        s.append(.hciEvent, .received, [0x05, 0x04, 0x00, 0x40, 0x00, 0x13, 0xEE, 0xEE])  // Disconnection Complete + 2
+        s.append(.hciCommand, .sent, [0x06, 0x04, 0x03, 0x40, 0x00, 0x13, 0xEE])           // Disconnect + 1
+        s.append(.hciEvent, .received, [0x05])                                             // no length byte
+        s.append(.hciCommand, .sent, [0x06, 0x04])                                         // no length byte
+        let (packets, _) = decodeAll(s.records)
+        #expect(packets.map(\.issues.description) == [
+            "[hci: 2 byte(s) after the 6-byte packet its length field declares]",
+            "[hci: 1 byte(s) after the 6-byte packet its length field declares]",
+            "[hci: parameter total length truncated at byte 1: needs 1, 0 left]",
+            "[hci: parameter total length truncated at byte 2: needs 1, 0 left]",
+        ])
+        guard case .event(let event) = packets[0].hci, case .disconnectionComplete(let disconnection) = event.body else {
+            Issue.record("the event did not decode")
+            return
+        }
+        #expect(disconnection.reason.rawValue == 0x13)
+        guard case .command = packets[1].hci else {
+            Issue.record("the command did not decode")
+            return
+        }
+    }
+
     /// The session stage decodes every record into one packet: nothing of a record may stay on
     /// the next (PDUs, extended reports, issues, the HCI packet).
     @Test func aReusedPacketDecodesAsAFreshOne() {
