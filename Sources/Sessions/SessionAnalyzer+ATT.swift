@@ -82,7 +82,7 @@ extension SessionAnalyzer {
                                                  errorCode: nil, value: nil)
                 // Described only when listed: every listing shows it, nothing else does.
                 if options.transactions == .all { transaction.attribute = handle.map { describe($0, slot: conn.slot) } }
-                store(transaction, requestValue: att.value, in: conn)
+                store(&transaction, request: att, in: conn)
             }
         case nil:
             break
