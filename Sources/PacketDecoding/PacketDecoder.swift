@@ -212,7 +212,8 @@ public struct PacketDecoder: Sendable {
         switch reassembler.singleFragmentFrame(key: key, isStart: isStart, fragment: fragment, recordIndex: recordIndex,
                                                timestampUs: timestampUs, truncatedBy: truncatedBy) {
         case .frame(let frame):
-            packet.l2cap.append(L2CAPPDU(link: link, direction: direction, frame: frame, content: Self.content(of: frame)))
+            packet.l2cap.append(L2CAPPDU(link: link, direction: direction, frame: frame, content: .other(error: nil)))
+            packet.l2cap.decodeLastContent()
         case .notWhole(let fragment):
             let step = reassembler.step(key: key, isStart: isStart, fragment: fragment, recordIndex: recordIndex,
                                         timestampUs: timestampUs, truncatedBy: truncatedBy)
@@ -227,27 +228,35 @@ public struct PacketDecoder: Sendable {
 
     private func collect(_ event: ReassemblyEvent, link: LinkID, direction: Direction, in packet: inout DecodedPacket) {
         if case .complete(let frame) = event {
-            packet.l2cap.append(L2CAPPDU(link: link, direction: direction, frame: frame, content: Self.content(of: frame)))
+            packet.l2cap.append(L2CAPPDU(link: link, direction: direction, frame: frame, content: .other(error: nil)))
+            packet.l2cap.decodeLastContent()
         } else if let issue = describe(event) {
             packet.issues.append(issue)
         }
     }
 
-    /// Decodes an L2CAP payload by its channel (Vol 3 Part A §2.1 fixed channels).
-    static func content(of frame: L2CAPFrame) -> L2CAPContent {
-        content(channel: frame.channelID, body: frame.body)
+    /// Decodes an L2CAP payload by its channel (Vol 3 Part A §2.1 fixed channels), reading the
+    /// frame's body in place and leaving it as it was: a reader copied from it cost a retain and
+    /// a release per PDU (`L2CAPPDUs.decodeLastContent()` lends the frame where the packet holds it).
+    static func content(of frame: inout L2CAPFrame) -> L2CAPContent {
+        let start = frame.body.position, layer = frame.body.layer
+        defer {
+            frame.body.rewind(to: start)
+            frame.body.layer = layer
+        }
+        return content(channel: frame.channelID, body: &frame.body)
     }
 
-    /// `content(of:)` from the frame's parts (given the frame, it copied the whole of it).
-    private static func content(channel: ChannelID, body: ByteReader) -> L2CAPContent {
-        var reader = body
+    private static func content(channel: ChannelID, body reader: inout ByteReader) -> L2CAPContent {
+        let start = reader.position
         reader.layer = .att
         switch channel {
         case .attribute:
             do throws(DecodeError) {
                 return .att(try ATTPDU(parsing: &reader))
             } catch {
-                return .malformedATT(opcode: ATTPDU.peekOpcode(body), error: error)
+                reader.rewind(to: start)
+                return .malformedATT(opcode: ATTPDU.peekOpcode(reader), error: error)
             }
         case .securityManager, .brEdrSecurityManager:
             reader.layer = .smp
