@@ -247,6 +247,20 @@ import Testing
         #expect(body.readRemainingBytes() == Array(pdu.dropFirst(4)))
     }
 
+    /// `isResolved` says when `outcome` is set, for every prefix of the PDU, cut or not.
+    @Test func isResolvedMatchesOutcomeForEveryPrefix() {
+        for kept in 0...pdu.count {
+            for cut in [0, 1, 5] {
+                var partial = PartialL2CAPFrame(key: key, recordIndex: 1, timestampUs: 0)
+                partial.absorb(pdu[..<kept], truncatedBy: cut, recordIndex: 1, timestampUs: 0)
+                #expect(partial.isResolved == (partial.outcome != nil), "\(kept) bytes kept, \(cut) cut")
+            }
+        }
+        var whole = PartialL2CAPFrame(key: key, recordIndex: 1, timestampUs: 1000)
+        whole.absorb(pdu[...], truncatedBy: 0, recordIndex: 1, timestampUs: 1000)
+        #expect(whole.isResolved && whole.outcome == .complete(frame(first: 1, last: 1, fragments: 1)))
+    }
+
     @Test func stepReportsTheInterruptedPDUBeforeTheOutcome() {
         var reassembler = L2CAPReassembler()
         #expect(reassembler.step(key: key, isStart: true, fragment: ByteReader(Array(pdu[..<5])), recordIndex: 1,
