@@ -42,6 +42,25 @@ final class HandOff<Value: Sendable>: @unchecked Sendable {
 
     func receive() -> Value {
         filled.wait()
+        return take()
+    }
+
+    /// `send` without waiting: false when no slot is free (`value` is then dropped here).
+    func trySend(_ value: consuming Value) -> Bool {
+        guard free.wait(timeout: .now()) == .success else { return false }
+        (slots + sendIndex).initialize(to: value)
+        sendIndex = (sendIndex + 1) % capacity
+        filled.signal()
+        return true
+    }
+
+    /// `receive` without waiting: nil when no value is there.
+    func tryReceive() -> Value? {
+        guard filled.wait(timeout: .now()) == .success else { return nil }
+        return take()
+    }
+
+    private func take() -> Value {
         let value = (slots + receiveIndex).move()
         receiveIndex = (receiveIndex + 1) % capacity
         free.signal()

@@ -90,6 +90,21 @@ struct AnalysisThreadTests {
         #expect(leftover.receive() == [7])
     }
 
+    /// The hand-off's tries never wait: a send into a full one and a receive from an empty one
+    /// fail, and what they pass keeps its order.
+    @Test func handOffTriesNeverWait() {
+        let handOff = HandOff<[Int]>(capacity: 2)
+        #expect(handOff.tryReceive() == nil)
+        #expect(handOff.trySend([1]))
+        #expect(handOff.trySend([2]))
+        #expect(!handOff.trySend([3]))
+        #expect(handOff.tryReceive() == [1])
+        #expect(handOff.trySend([4]))
+        #expect(handOff.receive() == [2])
+        #expect(handOff.tryReceive() == [4])
+        #expect(handOff.tryReceive() == nil)
+    }
+
     /// Reading ahead on a thread hands out the same records, then the reader's diagnostics.
     @Test func prefetchingReaderHandsOutTheSameRecordsAndDiagnostics() throws {
         let sample = SharedCaptures.packageRoot.appendingPathComponent("Samples/demo-lock.btsnoop").path
