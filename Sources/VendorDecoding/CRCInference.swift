@@ -253,6 +253,9 @@ struct CRCTable: Sendable, Equatable {
         }
     }
 
+    /// Entry `index` (0...255) of the byte-at-a-time table.
+    func entry(_ index: Int) -> UInt64 { table[index] }
+
     /// The CRC with the model's `init` (reflected into the register for reflected CRCs).
     func crc<C: Collection>(_ bytes: C, initial: UInt64 = 0) -> UInt64 where C.Element == UInt8 {
         crc(bytes, register: register(initial: initial))

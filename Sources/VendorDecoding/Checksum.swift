@@ -56,9 +56,9 @@ public struct ChecksumSpec: Sendable, Equatable {
     /// The value a device writes when the covered range is empty, when that is not the
     /// algorithm's own (the treadmill writes 0x0000 where CRC-16/IBM-3740 of nothing is 0xFFFF).
     public var emptyValue: UInt64?
-    /// The byte-at-a-time table of a CRC algorithm, built once (nil for sums, or when the
+    /// The tables of a CRC algorithm, four bytes a step, built once (nil for sums, or when the
     /// table form does not apply), with the register it starts from and the final XOR.
-    private let crcTable: CRCTable?
+    private let crcTables: SlicedCRC?
     private let crcStart: UInt64
     private let crcXorOut: UInt64
     /// `algorithm.size`, worked out once.
@@ -67,7 +67,8 @@ public struct ChecksumSpec: Sendable, Equatable {
     public init(algorithm: ChecksumAlgorithm, at: Int, bigEndian: Bool, from: Int, to: Int,
                 overPlaintext: Bool = false, emptyValue: UInt64? = nil) {
         self.algorithm = algorithm
-        crcTable = CRCTable(for: algorithm)
+        let crcTable = CRCTable(for: algorithm)
+        crcTables = crcTable.map(SlicedCRC.init)
         if case .crc(let p) = algorithm, let crcTable {
             (crcStart, crcXorOut) = (crcTable.register(initial: p.initial), p.xorOut)
         } else {
@@ -114,7 +115,7 @@ public struct ChecksumSpec: Sendable, Equatable {
 
     /// The check value of `bytes`: through the table when there is one, else by definition.
     func compute(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        if let crcTable { return crcTable.crc(bytes, register: crcStart) ^ crcXorOut }
+        if let crcTables { return crcTables.crc(bytes, register: crcStart) ^ crcXorOut }
         return algorithm.compute(bytes)
     }
 }

@@ -34,6 +34,24 @@ struct CRCTests {
         #expect(table.crc(Self.check) == entry.check, "\(entry.name)")
     }
 
+    /// Four bytes a step (`SlicedCRC`) against the bit-by-bit model, for every catalogue CRC the
+    /// tables cover, at every length from none to ten steps and three bytes more.
+    @Test(arguments: CRCCatalogue.entries.filter { CRCTable(for: .crc($0.parameters)) != nil })
+    func slicedTablesMatchTheModelAtEveryLength(entry: CRCCatalogueEntry) {
+        let p = entry.parameters
+        let spec = ChecksumSpec(algorithm: .crc(p), at: 0, bigEndian: true, from: 0, to: 0)
+        #expect(Self.check.withUnsafeBufferPointer { spec.compute($0) } == entry.check, "\(entry.name)")
+        var seed: UInt32 = 0x1234_5678
+        let bytes = (0..<43).map { _ in
+            seed = seed &* 1_103_515_245 &+ 12_345
+            return UInt8(truncatingIfNeeded: seed >> 16)
+        }
+        for count in 0...bytes.count {
+            let prefix = Array(bytes.prefix(count))
+            #expect(prefix.withUnsafeBufferPointer { spec.compute($0) } == p.compute(prefix), "\(entry.name), \(count) bytes")
+        }
+    }
+
     @Test func checksumSpecReadsPositionRangeAndEmptyValue() {
         // aa 01 59 00 00 | f4 | 55 : demo lock GET_INFO, CRC-8/MAXIM over bytes 0..<5 at -2.
         let frame: [UInt8] = [0xAA, 0x01, 0x59, 0x00, 0x00, 0xF4, 0x55]
