@@ -21,9 +21,9 @@ public struct VendorSession: Sendable {
 
     /// What a held frame waits for, beside it in `heldStates` (frames in a list of their own
     /// move out whole when emitted: taken out of a struct with this, each was copied).
-    private struct HeldState: Sendable {
-        var failures: [VendorFailure] = []
-        var pending = false
+    @usableFromInline struct HeldState: Sendable {
+        @usableFromInline var failures: [VendorFailure] = []
+        @usableFromInline var pending = false
         var expectedResponse: Int64?
         var deadlineUs: Int64 = 0
         /// False while the Write Request that carried a command has no Write Response.
@@ -47,8 +47,8 @@ public struct VendorSession: Sendable {
     /// The assemblers' outputs of the current value, kept for their capacity.
     private var outputs: [FrameAssembler.Output] = []
     /// Frames not yet emitted, in id order, and what each waits for (same indices).
-    private var heldFrames: [VendorFrame] = []
-    private var heldStates: [HeldState] = []
+    @usableFromInline var heldFrames: [VendorFrame] = []
+    @usableFromInline var heldStates: [HeldState] = []
     private var nextID = 0
     /// No pending command's deadline is earlier (one answered since may have left it earlier than
     /// the earliest left): values before it skip the look through the held frames.
@@ -386,8 +386,10 @@ public struct VendorSession: Sendable {
     }
 
     /// Emits frames from the front of the queue up to the first one still waiting, each moved
-    /// out (`Array.drainFirst`), and the failures after each.
-    private mutating func flush(into events: inout some VendorEventSink) {
+    /// out (`Array.drainFirst`), and the failures after each. Inlinable, so that the layer above
+    /// gets it specialized for its sink (called generically, each frame went to the sink through a
+    /// protocol witness).
+    @inlinable mutating func flush(into events: inout some VendorEventSink) {
         let emitted = heldStates.firstIndex(where: \.pending) ?? heldStates.count
         guard emitted > 0 else { return }
         // Out of `self` while it drains: the closure reads `heldStates`.
