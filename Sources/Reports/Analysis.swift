@@ -31,7 +31,7 @@ public struct Analysis {
         if options.classifier == nil { options.classifier = VendorLayer.classifier(for: profiles) }
         var vendor = VendorLayer(profiles: profiles, listing: frames, keepsCommands: vendorCommands)
         // On threads, reading runs ahead on a third one (the machine's scheduler shares the cores).
-        let sessionStage = SessionStage(reader: pipelined ? PrefetchingReader(reader) : reader, options: options)
+        let sessionStage = SessionStage(reader: pipelined ? PrefetchingReader(reader, pacedByUse: true) : reader, options: options)
         var end = pipelined ? SessionThread.run(sessionStage, vendor: &vendor, progress: progress)
             : sessionStage.runInline(vendor: &vendor, progress: progress)
         for event in end.events { vendor.handle(event) }

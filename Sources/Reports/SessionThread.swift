@@ -23,6 +23,8 @@ enum SessionThread {
 
     static func run(_ stage: consuming SessionStage, vendor: inout VendorLayer, progress: ((Int) -> Void)?) -> SessionStage.End {
         let handOff = HandOff<Message>(capacity: batchesInFlight)
+        // Each batch of events is one batch of records, read ahead by this reader when paced.
+        let prefetching = stage.reader as? PrefetchingReader
         let transfer = Transfer(stage)
         // A queue of its own targets the overcommitting pool: a thread now, however busy the
         // global pool is (its width is the core count, and the caller may be one of its workers).
@@ -42,6 +44,7 @@ enum SessionThread {
             switch handOff.receive() {
             case .events(var events, let offset):
                 events.drain { vendor.handle($0) }
+                prefetching?.batchUsed()
                 progress?(offset)
             case .end(let end):
                 return end

@@ -136,6 +136,36 @@ struct AnalysisThreadTests {
         }
     }
 
+    /// Paced by use, the reading thread stays `batchesInFlight` batches ahead of the batches
+    /// used, not of those taken (taken ones would let it read two more here).
+    @Test func pacedReadingStaysBatchesInFlightAheadOfUse() throws {
+        let sample = SharedCaptures.packageRoot.appendingPathComponent("Samples/demo-lock.btsnoop").path
+        let counting = CountingReader(try CaptureFile.open(sample))
+        let perBatch = 4
+        let prefetching = PrefetchingReader(counting, recordsPerBatch: perBatch, pacedByUse: true)
+        /// Waits for the reading thread to have read `records` records, then a while more to see
+        /// that it reads no further.
+        func expectRead(_ records: Int) {
+            let deadline = Date().addingTimeInterval(10)
+            while counting.count < records, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            Thread.sleep(forTimeInterval: 0.1)
+            #expect(counting.count == records)
+        }
+        expectRead(SessionThread.batchesInFlight * perBatch)
+        for _ in 0..<2 { #expect(prefetching.nextBatch().count == perBatch) }
+        expectRead(SessionThread.batchesInFlight * perBatch)
+        prefetching.batchUsed()
+        prefetching.batchUsed()
+        expectRead((SessionThread.batchesInFlight + 2) * perBatch)
+        // To the end, so that the thread finishes.
+        var taken = 2
+        while !prefetching.nextBatch().isEmpty {
+            taken += 1
+            prefetching.batchUsed()
+        }
+        #expect(taken * perBatch >= counting.count - perBatch)
+    }
+
     /// Records with arrays of their own (pcapng) come in order whatever the batch size, the
     /// last, shorter batch included.
     @Test(arguments: [1, 7, 16, 100_000])
@@ -150,5 +180,24 @@ struct AnalysisThreadTests {
         #expect(expected.count % 7 != 0 && expected.count % 16 != 0)
         #expect(records == expected)
         #expect(prefetching.next() == nil)
+    }
+}
+
+/// Counts the records read, from whichever thread reads them.
+private final class CountingReader: RecordReader, @unchecked Sendable {
+    private let reader: any RecordReader
+    private let lock = NSLock()
+    private var read = 0
+
+    init(_ reader: any RecordReader) { self.reader = reader }
+
+    var info: CaptureInfo { reader.info }
+    var diagnostics: [CaptureDiagnostic] { reader.diagnostics }
+    var count: Int { lock.withLock { read } }
+
+    func next() -> CaptureRecord? {
+        guard let record = reader.next() else { return nil }
+        lock.withLock { read += 1 }
+        return record
     }
 }
