@@ -21,9 +21,11 @@ struct DecodedFields: Sendable, Equatable {
     init(frame raw: ByteView, plan: FramePlan, direction: VendorDirection, keepsPlaintext: Bool = true) {
         command = plan.commandField.flatMap { Self.read(raw, $0) }
         sequence = plan.sequenceField.flatMap { Self.read(raw, $0) }
+        let payloadStart = plan.framing.payloadOffset
         let payloadEnd = raw.count - plan.framing.trailerSize
-        guard payloadEnd >= plan.framing.payloadOffset, plan.framing.payloadOffset >= 0,
-              let payload = raw.view(plan.framing.payloadOffset..<payloadEnd) else {
+        // Read through `raw` by offset; a view of its own is made only for the plaintext (each
+        // view cost a retain and a release per frame).
+        guard payloadEnd >= payloadStart, payloadStart >= 0, payloadEnd <= raw.count else {
             problem = "\(raw.count) bytes cannot hold a \(plan.framing.payloadOffset)-byte header and \(plan.framing.trailerSize)-byte trailer"
             return
         }
@@ -34,7 +36,8 @@ struct DecodedFields: Sendable, Equatable {
         }
         let key: Key
         do throws(ExpressionError) {
-            key = try Self.key(plan: plan, raw: raw, payload: payload, command: command, sequence: sequence)
+            key = try Self.key(plan: plan, raw: raw, payloadIsEmpty: payloadEnd == payloadStart, command: command,
+                               sequence: sequence)
         } catch {
             problem = "XOR key: \(error)"
             return
@@ -42,7 +45,7 @@ struct DecodedFields: Sendable, Equatable {
         var plaintext: [UInt8]?
         if keepsPlaintext || plan.checksumOverPlaintext || key.variesPerByte {
             do throws(ExpressionError) {
-                plaintext = try Self.xor(payload, key)
+                plaintext = try Self.xor(raw.view(payloadStart..<payloadEnd) ?? [], key)
             } catch {
                 problem = "XOR key: \(error)"
                 return
@@ -60,11 +63,11 @@ struct DecodedFields: Sendable, Equatable {
             let (offset, size) = (plan.statusOffset, plan.statusSize)
             if let plaintext {
                 status = ByteReader.unsigned(in: plaintext, at: offset, size: size, bigEndian: true).map { Int($0) }
-            } else if size >= 1, size <= 8, offset >= 0, offset <= payload.count - size {
+            } else if size >= 1, size <= 8, offset >= 0, offset <= payloadEnd - payloadStart - size {
                 // The key does not vary per byte here: the status bytes de-obfuscate alone.
                 var value: UInt64 = 0
                 for i in offset..<offset + size {
-                    value = value << 8 | UInt64(payload[i] ^ key.byte(at: i))
+                    value = value << 8 | UInt64(raw[payloadStart + i] ^ key.byte(at: i))
                 }
                 status = Int(value)
             }
@@ -96,10 +99,10 @@ struct DecodedFields: Sendable, Equatable {
         }
     }
 
-    private static func key(plan: FramePlan, raw: ByteView, payload: ByteView, command: Int?,
+    private static func key(plan: FramePlan, raw: ByteView, payloadIsEmpty: Bool, command: Int?,
                             sequence: Int?) throws(ExpressionError) -> Key {
         if let table = plan.keyBySequence, let sequence, table.indices.contains(sequence), let key = table[sequence] {
-            return .constant(payload.isEmpty ? 0 : key)
+            return .constant(payloadIsEmpty ? 0 : key)
         }
         switch plan.obfuscation {
         case nil: return .none
@@ -115,7 +118,7 @@ struct DecodedFields: Sendable, Equatable {
             // One key for the frame (the expression does not read `index`), evaluated as for the
             // first byte: not at all when there is none.
             context.index = 0
-            return .constant(payload.isEmpty ? 0 : UInt8(truncatingIfNeeded: try expression.evaluate(context)))
+            return .constant(payloadIsEmpty ? 0 : UInt8(truncatingIfNeeded: try expression.evaluate(context)))
         }
     }
 
