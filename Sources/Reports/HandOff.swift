@@ -35,9 +35,7 @@ final class HandOff<Value: Sendable>: @unchecked Sendable {
     /// would have to copy around (a batch of events still held by the sender was copied whole).
     func send(_ value: consuming Value) {
         free.wait()
-        (slots + sendIndex).initialize(to: value)
-        sendIndex = (sendIndex + 1) % capacity
-        filled.signal()
+        put(value)
     }
 
     func receive() -> Value {
@@ -48,9 +46,7 @@ final class HandOff<Value: Sendable>: @unchecked Sendable {
     /// `send` without waiting: false when no slot is free (`value` is then dropped here).
     func trySend(_ value: consuming Value) -> Bool {
         guard free.wait(timeout: .now()) == .success else { return false }
-        (slots + sendIndex).initialize(to: value)
-        sendIndex = (sendIndex + 1) % capacity
-        filled.signal()
+        put(value)
         return true
     }
 
@@ -60,6 +56,14 @@ final class HandOff<Value: Sendable>: @unchecked Sendable {
         return take()
     }
 
+    /// Fills the next slot, which a wait on `free` has made this sender's.
+    private func put(_ value: consuming Value) {
+        (slots + sendIndex).initialize(to: value)
+        sendIndex = (sendIndex + 1) % capacity
+        filled.signal()
+    }
+
+    /// Empties the next slot, which a wait on `filled` has made this receiver's.
     private func take() -> Value {
         let value = (slots + receiveIndex).move()
         receiveIndex = (receiveIndex + 1) % capacity
