@@ -3,8 +3,11 @@ import BLEBase
 extension ATTPDU {
     /// One line, like a Wireshark Info column: `Write Request handle 0x0010 value aa0159`,
     /// `Error Response to Read By Group Type Request handle 0x0018: Attribute Not Found (0x0A)`.
-    public var summary: String {
-        let detail = parameters.summaryDetail
+    public var summary: String { summary(valueLimit: defaultSummaryValueLimit) }
+
+    /// The summary with values cut after `valueLimit` bytes (`.max`: whole).
+    public func summary(valueLimit: Int) -> String {
+        let detail = parameters.summaryDetail(valueLimit: valueLimit)
         switch parameters {
         case .errorResponse: return "\(opcode.name)\(detail)"
         default: return detail.isEmpty ? opcode.name : "\(opcode.name) \(detail)"
@@ -13,7 +16,8 @@ extension ATTPDU {
 }
 
 extension ATTParameters {
-    var summaryDetail: String {
+    func summaryDetail(valueLimit: Int) -> String {
+        func valueText<Bytes: Collection<UInt8>>(_ value: Bytes) -> String { ATT.valueText(value, limit: valueLimit) }
         switch self {
         case let .errorResponse(e):
             return " to \(e.requestOpcode.name) handle \(handleText(e.handle)): \(e.errorCode.name) (\(Hex.code(e.errorCode.rawValue)))"
@@ -51,12 +55,12 @@ extension ATTParameters {
 }
 
 /// Values longer than this many bytes are cut in summaries and end in `…`.
-private let summaryValueLimit = 32
+private let defaultSummaryValueLimit = 32
 
-private func valueText<Bytes: Collection<UInt8>>(_ value: Bytes) -> String {
+private func valueText<Bytes: Collection<UInt8>>(_ value: Bytes, limit: Int) -> String {
     guard !value.isEmpty else { return "(empty)" }
-    let shown = Hex.string(value.prefix(summaryValueLimit))
-    return value.count > summaryValueLimit ? shown + "…" : shown
+    let shown = Hex.string(value.prefix(limit))
+    return value.count > limit ? shown + "…" : shown
 }
 
 private func handleText(_ handle: UInt16) -> String { Hex.code(handle, width: 4) }

@@ -81,12 +81,14 @@ public enum HTMLReport {
             + "</table></section>\n"
     }
 
-    /// Each row links to its moment on the timeline (`data-t`: µs from the first record).
+    /// Each row links to its moment on the timeline (`data-t`: µs from the first record) and
+    /// names its packet as Wireshark numbers it (record numbers are Wireshark's frame numbers,
+    /// also in `bledecode annotate`'s output), for the look at the bytes that follows.
     static func failures(_ report: SessionReport, start: Int64) -> String {
         let titles = Dictionary(report.devices.map { ($0.id, TimelineFormat.title($0)) }, uniquingKeysWith: { a, _ in a })
         var html = "<section id=\"failures\"><h2>Failures (\(HTMLText.escape(TimelineFormat.failureCount(report))))</h2>\n"
         guard !report.failures.isEmpty else { return html + "<p>None.</p></section>\n" }
-        html += "<table class=\"list\"><tr><th>Time</th><th>Device</th><th>Connection</th><th>Kind</th><th>Summary</th><th>Record</th></tr>\n"
+        html += "<table class=\"list\"><tr><th>Time</th><th>Device</th><th>Connection</th><th>Kind</th><th>Summary</th><th>Packet</th></tr>\n"
         let dangling = Set(report.connections.filter(\.dangling).map(\.id))
         for failure in report.failures {
             let pending = failure.connectionID.map(dangling.contains) ?? false
@@ -95,7 +97,7 @@ public enum HTMLReport {
             html += "<tr class=\"\(severity.name)\"><td><a href=\"#timeline\" data-t=\"\(failure.timeUs - start)\">+"
                 + Timestamp.relativeSeconds(failure.timeUs - start) + "</a></td><td>\(HTMLText.escape(device))</td>"
                 + "<td>\(HTMLText.escape(failure.connectionID ?? "—"))</td><td>\(failure.kind.rawValue)</td>"
-                + "<td>\(HTMLText.escape(failure.summary))</td><td>\(failure.record.map { "#\($0)" } ?? "—")</td></tr>\n"
+                + "<td>\(HTMLText.escape(failure.summary))</td><td>\(failure.record.map { "frame \($0) in Wireshark" } ?? "—")</td></tr>\n"
         }
         return html + "</table></section>\n"
     }

@@ -5,6 +5,7 @@ import HCI
 import L2CAP
 import LinkLayer
 import PacketDecoding
+import Sessions
 
 /// How `bledecode packets` shows times.
 public enum TimeDisplay: String, Sendable, CaseIterable {
@@ -19,17 +20,29 @@ public enum TimeDisplay: String, Sendable, CaseIterable {
 public struct PacketListing {
     public var time: TimeDisplay
     public var verbose: Bool
+    /// Values whole instead of cut (the summary cuts at 32 bytes, the `-v` fields at 64).
+    public var full: Bool
     private var firstTimeUs: Int64?
 
-    public init(time: TimeDisplay = .relative, verbose: Bool = false) {
+    public init(time: TimeDisplay = .relative, verbose: Bool = false, full: Bool = false) {
         self.time = time
         self.verbose = verbose
+        self.full = full
+    }
+
+    private var valueLimit: Int { full ? .max : 32 }
+
+    /// Shows relative times from this record's on: the capture's first, also when a filter
+    /// leaves it out.
+    public mutating func start(at record: CaptureRecord) {
+        firstTimeUs = firstTimeUs ?? record.timestampUs
     }
 
     // MARK: Text
 
-    /// `    12  +0.041250  TX  ATT Write Request handle 0x0010 value aa01…`
-    public mutating func text(_ packet: DecodedPacket) -> String {
+    /// `    12  +0.041250  TX   C1 D2  ATT Write Request handle 0x0010 value aa01…`: the
+    /// connection and device (`peer`) on packets of a connection.
+    public mutating func text(_ packet: DecodedPacket, peer: LinkPeer? = nil) -> String {
         let record = packet.record
         let first = firstTimeUs ?? record.timestampUs
         firstTimeUs = first
@@ -37,14 +50,20 @@ public struct PacketListing {
             ? Timestamp.iso8601(unixMicroseconds: record.timestampUs)
             : Timestamp.relativeSeconds(record.timestampUs - first)
         var line = pad(String(record.index), 6) + "  " + pad(when, time == .absolute ? 27 : 12) + "  "
-            + Self.arrow(record.direction) + "  " + PacketSummary.line(packet)
+            + Self.arrow(record.direction) + "  " + (peer.map { Self.label($0) + "  " } ?? "")
+            + PacketSummary.line(packet, valueLimit: valueLimit)
         if verbose {
             for layer in layers(packet) {
                 line += "\n        " + layer.title
-                line += FieldText.tree(layer.fields, indent: 10)
+                line += FieldText.tree(layer.fields, indent: 10, byteLimit: full ? .max : 64)
             }
         }
         return line
+    }
+
+    /// `C1 D2`, or `C1` while the peer's device is unknown.
+    static func label(_ peer: LinkPeer) -> String {
+        peer.connectionID + (peer.deviceID.map { " " + $0 } ?? "")
     }
 
     static func arrow(_ direction: Direction) -> String {
@@ -134,7 +153,7 @@ public struct PacketListing {
     // MARK: JSON Lines
 
     /// One JSON object for a record; fields documented in docs/packets-json.md.
-    public func json(_ packet: DecodedPacket) -> [UInt8] {
+    public func json(_ packet: DecodedPacket, peer: LinkPeer? = nil) -> [UInt8] {
         let record = packet.record
         var w = JSONWriter(capacity: 256)
         w.beginObject()
@@ -151,7 +170,11 @@ public struct PacketListing {
         w.field("length", record.payloadCount)
         w.field("originalLength", record.originalLength)
         if let adapter = record.adapter { w.field("adapter", adapter) }
-        w.field("summary", PacketSummary.deepest(packet))
+        if let peer {
+            w.field("connection", peer.connectionID)
+            if let device = peer.deviceID { w.field("device", device) }
+        }
+        w.field("summary", PacketSummary.deepest(packet, valueLimit: valueLimit))
         switch packet.hci {
         case .command(let c): w.key("hci"); w.value(.object(c.fields))
         case .event(let e): w.key("hci"); w.value(.object(e.fields))
@@ -204,41 +227,43 @@ public struct PacketListing {
 
 /// Field trees as indented text for `-v`.
 enum FieldText {
-    static func tree(_ fields: [Field], indent: Int) -> String {
+    static func tree(_ fields: [Field], indent: Int, byteLimit: Int = 64) -> String {
         var out = ""
         let pad = String(repeating: " ", count: indent)
         for field in fields {
             switch field.value {
             case .object(let inner):
-                out += "\n" + pad + field.name + ":" + tree(inner, indent: indent + 2)
+                out += "\n" + pad + field.name + ":" + tree(inner, indent: indent + 2, byteLimit: byteLimit)
             case .list(let items) where items.contains(where: { if case .object = $0 { true } else { false } }):
                 out += "\n" + pad + field.name + ": \(items.count) item(s)"
                 for (i, item) in items.enumerated() {
                     if case .object(let inner) = item {
-                        out += "\n" + pad + "  [\(i)]" + tree(inner, indent: indent + 4)
+                        out += "\n" + pad + "  [\(i)]" + tree(inner, indent: indent + 4, byteLimit: byteLimit)
                     } else {
-                        out += "\n" + pad + "  [\(i)] " + scalar(item)
+                        out += "\n" + pad + "  [\(i)] " + scalar(item, byteLimit: byteLimit)
                     }
                 }
             default:
-                out += "\n" + pad + field.name + ": " + TerminalText.escape(field.display ?? scalar(field.value))
+                out += "\n" + pad + field.name + ": "
+                    + TerminalText.escape(field.display ?? scalar(field.value, byteLimit: byteLimit))
             }
         }
         return out
     }
 
-    static func scalar(_ value: FieldValue) -> String {
+    static func scalar(_ value: FieldValue, byteLimit: Int = 64) -> String {
         switch value {
         case .int(let v): return String(v)
         case .uint(let v): return String(v)
         case .bool(let v): return v ? "true" : "false"
         case .string(let v): return TerminalText.quoted(v, limit: 248)
-        case .bytes(let v): return v.isEmpty ? "(empty)" : Hex.string(v, limit: 64)
+        case .bytes(let v): return v.isEmpty ? "(empty)" : Hex.string(v, limit: byteLimit)
         case .address(let v): return v.description
         case .uuid(let v): return v.description
         case .null: return "null"
-        case .list(let items): return "[" + items.map(scalar).joined(separator: ", ") + "]"
-        case .object(let fields): return "{" + fields.map { "\($0.name): \(scalar($0.value))" }.joined(separator: ", ") + "}"
+        case .list(let items): return "[" + items.map { scalar($0, byteLimit: byteLimit) }.joined(separator: ", ") + "]"
+        case .object(let fields):
+            return "{" + fields.map { "\($0.name): \(scalar($0.value, byteLimit: byteLimit))" }.joined(separator: ", ") + "}"
         }
     }
 }

@@ -9,18 +9,18 @@ import PacketDecoding
 /// The one-line description of a decoded packet: its deepest decoded layer, like Wireshark's
 /// Info column. Text from the capture (names, notes) is escaped for the terminal here.
 public enum PacketSummary {
-    public static func line(_ packet: DecodedPacket) -> String {
-        var text = deepest(packet)
+    public static func line(_ packet: DecodedPacket, valueLimit: Int = 32) -> String {
+        var text = deepest(packet, valueLimit: valueLimit)
         if !packet.issues.isEmpty {
             text += " [" + packet.issues.map(\.description).joined(separator: "; ") + "]"
         }
         return TerminalText.escape(text)
     }
 
-    static func deepest(_ packet: DecodedPacket) -> String {
+    static func deepest(_ packet: DecodedPacket, valueLimit: Int = 32) -> String {
         if let pdu = packet.l2cap.last {
             let more = packet.l2cap.count > 1 ? " (+\(packet.l2cap.count - 1) more PDU)" : ""
-            return content(pdu) + more + (packet.air.map(airFlags) ?? "")
+            return content(pdu, valueLimit: valueLimit) + more + (packet.air.map(airFlags) ?? "")
         }
         if let air = packet.air {
             let text = air.packet?.summary ?? "Air packet (link type \(air.metadata?.linkType ?? 0))"
@@ -54,15 +54,35 @@ public enum PacketSummary {
         return notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"
     }
 
-    static func content(_ pdu: L2CAPPDU) -> String {
+    static func content(_ pdu: L2CAPPDU, valueLimit: Int = 32) -> String {
         switch pdu.content {
-        case .att(let att): return "ATT " + att.summary
+        case .att(let att): return "ATT " + att.summary(valueLimit: valueLimit) + printable(att.value, limit: valueLimit)
         case .malformedATT(let opcode, _): return "ATT " + (opcode?.name ?? "empty PDU") + " (malformed)"
         case .smp(let smp): return smp.summary
         case .signalling(let signalling): return signalling.summary
         case .other:
             return "L2CAP \(pdu.frame.channelID.name) \(pdu.frame.payload.count) bytes"
         }
+    }
+
+    /// A value that is text (devices that speak `AT+…`) also as text: ` "AT+VER\r\n"`, quoted
+    /// and escaped, cut like the hex. Empty unless every byte is printable ASCII or a tab, CR
+    /// or LF and at least two bytes are there.
+    static func printable(_ value: ByteView?, limit: Int) -> String {
+        guard let value, value.count >= 2,
+              value.allSatisfy({ (0x20...0x7E).contains($0) || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return "" }
+        var text = ""
+        for byte in value.prefix(limit) {
+            switch byte {
+            case 0x09: text += "\\t"
+            case 0x0A: text += "\\n"
+            case 0x0D: text += "\\r"
+            case 0x22: text += "\\\""
+            case 0x5C: text += "\\\\"
+            default: text.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return " \"" + text + (value.count > limit ? "\"…" : "\"")
     }
 
     /// Notes that fragments of extended advertising were joined on this record.

@@ -13,7 +13,7 @@ enum CLI {
     static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         .appendingPathComponent("bledecode").path
 
-    static func run(_ arguments: [String], stdin: Data? = nil) throws -> CLIRun {
+    static func run(_ arguments: [String], stdin: Data? = nil, executable: String = CLI.executable) throws -> CLIRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -1,4 +1,5 @@
 import AnalyzerTestSupport
+import BLEBase
 import Foundation
 import Testing
 
@@ -97,5 +98,124 @@ struct PacketsCommandTests {
         let run = try CLI.run(["packets", path])
         #expect(run.status == 1)
         #expect(run.stderr == "bledecode: error: \(path): record 1 at byte 16: impossible included length 3269633792\n")
+    }
+}
+
+/// `bledecode packets` narrowed like the timeline, each line naming its connection and device.
+@Suite(.serialized)
+struct PacketsFilterTests {
+    static let lock = CLI.sample("demo-lock.btsnoop")
+
+    /// The record numbers of a listing's lines.
+    static func records(_ arguments: [String]) throws -> [Int] {
+        let run = try CLI.run(["packets"] + arguments)
+        #expect(run.status == 0, "\(run.stderr)")
+        return run.stdout.split(separator: "\n").compactMap { Int($0.prefix(6).trimmingCharacters(in: .whitespaces)) }
+    }
+
+    @Test func connectionSelectsItsPacketsFromCompleteToDisconnection() throws {
+        let c2 = try Self.records([Self.lock, "--connection", "C2"])
+        #expect(c2.first == 93 && c2.last == 145)
+        let run = try CLI.run(["packets", Self.lock, "--connection", "c2"])
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == c2.count)
+        #expect(lines.allSatisfy { $0.contains("  C2 D2  ") })
+        #expect(lines.first == "    93      1.944500  RX   C2 D2  LE Enhanced Connection Complete [v2] handle 0x0041 status Success role central peer C8:2B:96:41:07:B2 (public) interval 15.00 ms")
+        #expect(lines.last == "   145      6.809500  RX   C2 D2  Disconnection Complete handle 0x0041 reason Connection Timeout (0x08)")
+    }
+
+    /// By id, address, identity or part of a name: D1 had two connections (C1 and C3).
+    @Test(arguments: ["D1", "5c:3a:91:0e:c7:21", "lock-a1"])
+    func deviceSelectsEveryConnectionOfIt(device: String) throws {
+        let records = try Self.records([Self.lock, "--device", device])
+        let c1 = try Self.records([Self.lock, "--connection", "C1"])
+        let c3 = try Self.records([Self.lock, "--connection", "C3"])
+        #expect(!c1.isEmpty && !c3.isEmpty)
+        #expect(records == c1 + c3)
+    }
+
+    /// A Read Response carries no handle: it is about its request's.
+    @Test func handleSelectsRequestsAndTheirResponses() throws {
+        let run = try CLI.run(["packets", Self.lock, "--handle", "0x000c", "--connection", "C1"])
+        #expect(run.stdout == """
+                73      0.921000  TX   C1 D1  ATT Read Request handle 0x000C
+                75      0.953500  RX   C1 D1  ATT Read Response value 57
+
+            """)
+    }
+
+    /// By the characteristic's UUID: its value handle and its descriptors (the CCCD of FFE2).
+    @Test func uuidSelectsTheCharacteristicAndItsDescriptors() throws {
+        let run = try CLI.run(["packets", Self.lock, "--uuid", "FFE2", "--records", "1-79"])
+        #expect(run.stdout == """
+                70      0.887250  TX   C1 D1  ATT Write Request handle 0x0013 value 0100
+                72      0.919750  RX   C1 D1  ATT Write Response
+                79      1.028500  RX   C1 D1  ATT Handle Value Notification handle 0x0012 value aa8159000801000503403031300655
+
+            """)
+    }
+
+    @Test func timesAndRecordsNarrowTheListing() throws {
+        #expect(try Self.records([Self.lock, "--records", "100-104"]) == [100, 101, 102, 103, 104])
+        #expect(try Self.records([Self.lock, "--records", "162-"]) == [162, 163, 164])
+        #expect(try Self.records([Self.lock, "--records", "7"]) == [7])
+        #expect(try Self.records([Self.lock, "--since", "9.26", "--until", "9.2678"]) == [164])
+        #expect(try Self.records([Self.lock, "--since", "2024-04-25T08:24:01.236Z"]) == [163, 164])
+        // Times stay relative to the capture's first record, not the first one listed.
+        let run = try CLI.run(["packets", Self.lock, "--records", "164"])
+        #expect(run.stdout.hasPrefix("   164      9.267750  RX   C3 D1  ATT Error Response to Read Request"))
+        #expect(try CLI.run(["packets", Self.lock, "--records", "9-3"]).status == 2)
+    }
+
+    @Test func onlyChoosesProtocols() throws {
+        let hci = try Self.records([Self.lock, "--only", "hci"])
+        let att = try Self.records([Self.lock, "--only", "att"])
+        let all = try Self.records([Self.lock])
+        #expect(att.count == 78 && hci.count == 84)
+        #expect(Set(att).isDisjoint(with: hci))
+        #expect(try Self.records([Self.lock, "--only", "att", "--only", "hci"]) == all.filter { Set(att + hci).contains($0) })
+        #expect(try Self.records([Self.lock, "--only", "smp"]) == [])
+        #expect(try Self.records([Self.lock, "--only", "ll"]) == [])
+        #expect(try CLI.run(["packets", Self.lock, "--only", "tcp"]).status == 2)
+    }
+
+    @Test func filtersCombine() throws {
+        let records = try Self.records([Self.lock, "--device", "LOCK-A101", "--only", "att", "--handle", "0x0010",
+                                        "--since", "5"])
+        #expect(records == [158, 160])
+    }
+
+    @Test func jsonLinesNameConnectionAndDevice() throws {
+        let run = try CLI.run(["packets", "--json", Self.lock, "--connection", "C3", "--only", "att"])
+        let objects = try run.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(!objects.isEmpty)
+        #expect(objects.allSatisfy { $0["connection"] as? String == "C3" && $0["device"] as? String == "D1" })
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(try CLI.run(["packets", "--json", Self.lock, "--records", "1"]).stdout.utf8)) as? [String: Any])
+        #expect(first["connection"] == nil && first["device"] == nil)
+    }
+
+    /// `--full` prints a value whole; a value that is text also shows as text, escaped.
+    @Test func fullValuesAndText() throws {
+        let peer = BluetoothAddress("C0:11:22:33:44:55")!
+        var s = HCIScenario()
+        s.connectionComplete(handle: 0x0040, peer: peer, random: true, intervalUnits: 24)
+        s.writeCommand(handle: 0x0040, attribute: 0x0010, value: Array("AT+VER\r\n".utf8))
+        s.writeCommand(handle: 0x0040, attribute: 0x0010, value: Array(0..<40))
+        s.writeCommand(handle: 0x0040, attribute: 0x0010, value: Array("say \"hi\"\u{1B}".utf8))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-full-\(UUID().uuidString).btsnoop").path
+        try Data(CaptureWriter.btsnoop(s.records)).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let cut = try CLI.run(["packets", path, "--only", "att"]).stdout.split(separator: "\n")
+        #expect(cut.map { $0.drop { $0 != "A" } } == [
+            #"ATT Write Command handle 0x0010 value 41542b5645520d0a "AT+VER\r\n""#,
+            "ATT Write Command handle 0x0010 value 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f…",
+            "ATT Write Command handle 0x0010 value 73617920226869221b",
+        ])
+        let full = try CLI.run(["packets", path, "--only", "att", "--full"]).stdout.split(separator: "\n")
+        #expect(full[1].hasSuffix("value " + (0..<40).map { String(format: "%02x", $0) }.joined()))
+        #expect(full[0].hasSuffix(#""AT+VER\r\n""#))
+        #expect(full[0].contains("  C1 D1  "))
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BLEBase
 import PacketDecoding
 import Reports
 
@@ -18,25 +19,86 @@ struct Packets: ParsableCommand {
     @Flag(name: .long, help: "Write JSON Lines, one object per record (see docs/packets-json.md).")
     var json = false
 
+    @Flag(name: .long, help: "Print values whole (summaries cut them at 32 bytes, -v at 64).")
+    var full = false
+
+    @Option(help: "Only packets of this connection (C2). Repeatable.")
+    var connection: [String] = []
+
+    @Option(help: "Only packets of connections with this device: id (D3), address, identity or part of a name. Repeatable.")
+    var device: [String] = []
+
+    @Option(help: "Only ATT PDUs about this attribute handle (0x0010 or 16; responses count as their request's). Repeatable.")
+    var handle: [AttributeHandle] = []
+
+    @Option(help: "Only ATT PDUs about attributes of this characteristic or service UUID (from the discovery seen so far). Repeatable.")
+    var uuid: [BluetoothUUID] = []
+
+    @Option(help: "Only records from this time: seconds from the first record (12.5, 1500ms) or UTC (2024-04-25T08:23:55Z).")
+    var since: TimeBound?
+
+    @Option(help: "Only records up to this time (same forms as --since).")
+    var until: TimeBound?
+
+    @Option(help: "Only these record numbers: 1200-1300, 1200- or 1200.")
+    var records: RecordRange?
+
+    @Option(help: "Only packets of this protocol: att, smp, signalling, hci (commands and events) or ll (air). Repeatable.")
+    var only: [PacketProtocol] = []
+
+    var filter: PacketFilter {
+        var filter = PacketFilter()
+        filter.connections = connection
+        filter.devices = device
+        filter.handles = handle.map(\.value)
+        filter.uuids = uuid
+        filter.since = since
+        filter.until = until
+        filter.records = records?.range
+        filter.only = only
+        return filter
+    }
+
     func run() throws {
         let reader = try input.open()
         let out = BufferedOutput()
-        var decoder = PacketDecoder()
-        var listing = PacketListing(time: absolute ? .absolute : .relative, verbose: verbose)
+        let filter = self.filter
+        var stream = PacketStream()
+        var listing = PacketListing(time: absolute ? .absolute : .relative, verbose: verbose, full: full)
+        var stoppedEarly = false
         while let record = reader.next() {
-            let packet = decoder.decode(record)
+            if PacketStream.isPast(filter, record) {
+                stoppedEarly = true
+                break
+            }
+            listing.start(at: record)
+            let (packet, peer) = stream.decode(record)
+            guard stream.matches(filter, packet, peer: peer) else { continue }
             if json {
-                out.write(bytes: listing.json(packet))
+                out.write(bytes: listing.json(packet, peer: peer))
                 out.write("\n")
             } else {
-                out.line(listing.text(packet))
+                out.line(listing.text(packet, peer: peer))
             }
         }
         out.flush()
-        for issue in decoder.finish() {
-            Diagnostics.warning("\(reader.info.path): at end of capture: \(issue)")
+        if !stoppedEarly {
+            for issue in stream.finish() {
+                Diagnostics.warning("\(reader.info.path): at end of capture: \(issue)")
+            }
         }
         let code = Diagnostics.report(reader.diagnostics)
         if code != .success { throw code }
+    }
+}
+
+extension PacketProtocol: ExpressibleByArgument {}
+
+/// `1200-1300`, `1200-` or `1200`.
+struct RecordRange: ExpressibleByArgument {
+    var range: ClosedRange<Int>
+    init?(argument: String) {
+        guard let range = PacketFilter.recordRange(argument) else { return nil }
+        self.range = range
     }
 }
