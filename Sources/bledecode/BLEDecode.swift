@@ -14,7 +14,7 @@ struct BLEDecode: ParsableCommand {
             damaged and was read only in part; 2 usage error or a file that cannot be read as a capture.
             """,
         version: ToolVersion.current,
-        subcommands: [Summary.self, Report.self, Verify.self, InferCRC.self, Packets.self, Annotate.self, Batch.self],
+        subcommands: [Summary.self, Report.self, Verify.self, InferCRC.self, Packets.self, Annotate.self, Dissector.self, Batch.self],
         defaultSubcommand: Summary.self
     )
 
