@@ -362,6 +362,15 @@ public enum ReportJSON {
         w.field("outcome", t.outcome.rawValue)
         w.field("errorCode", optional: t.errorCode?.rawValue)
         w.field("errorName", optional: t.errorCode?.name)
+        // Values in hex, cut to `ATTTransaction.valueCap` bytes; the lengths say how long they were.
+        if let value = t.value {
+            w.field("requestValue", Hex.string(value.prefix(ATTTransaction.valueCap)))
+            w.field("requestValueLength", value.count)
+        }
+        if let value = t.responseValue {
+            w.field("responseValue", Hex.string(value.prefix(ATTTransaction.valueCap)))
+            w.field("responseValueLength", t.responseValueLength ?? value.count)
+        }
         w.endObject()
     }
 

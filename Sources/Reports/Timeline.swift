@@ -58,10 +58,13 @@ public struct TimelineEvent: Sendable {
     public var records: [Int] = []
     /// The packets or transactions a summary stands for (`--verbose`).
     public var details: [TimelineDetail] = []
+    /// A line only `--verbose` shows (the connection's transactions in time order), whose
+    /// details the other renderings use as they are.
+    public var verboseOnly = false
 
     public init(kind: Kind, severity: Severity = .normal, timeUs: Int64, endUs: Int64? = nil, timed: Bool = true,
                 connectionID: String? = nil, handles: [UInt16] = [], text: String, failureKind: FailureKind? = nil,
-                records: [Int] = [], details: [TimelineDetail] = []) {
+                records: [Int] = [], details: [TimelineDetail] = [], verboseOnly: Bool = false) {
         self.kind = kind
         self.severity = severity
         self.timeUs = timeUs
@@ -73,6 +76,7 @@ public struct TimelineEvent: Sendable {
         self.failureKind = failureKind
         self.records = records
         self.details = details
+        self.verboseOnly = verboseOnly
     }
 }
 
@@ -82,4 +86,6 @@ public struct TimelineDetail: Sendable {
     public var records: [Int]
     public var severity: TimelineEvent.Severity
     public var text: String
+    /// The attribute it is about, for `--handle` and `--uuid`.
+    public var handle: UInt16?
 }

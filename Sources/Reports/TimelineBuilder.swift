@@ -266,28 +266,39 @@ extension Timeline {
         where !counted.contains("\(key.opcode) \(key.handle)") {
             parts[key.handle, default: []].append("\(ATTOpcode(rawValue: key.opcode).name) ×\(count)")
         }
-        return parts.keys.sorted().map { handle in
+        var events = parts.keys.sorted().map { handle in
             let failed = errors[handle] ?? 0
             let text = TimelineFormat.attribute(handle, in: gatt) + ": " + (parts[handle] ?? []).joined(separator: ", ")
                 + (failed > 0 ? ", \(failed) not ok" : "")
-            let details = connection.transactions.filter { $0.handle == handle && !discoveryOpcodes.contains($0.opcode.rawValue) }
-                .map(transactionDetail)
             return TimelineEvent(kind: .traffic, timeUs: timeUs, timed: false, connectionID: connection.id, handles: [handle],
-                                 text: text, details: details)
+                                 text: text)
         }
+        // The listed transactions under one line, in time order, so that a notification comes
+        // after the write that triggered it whatever their characteristics.
+        let listed = (connection.transactions + connection.notifications).filter { $0.handle != nil && !discoveryOpcodes.contains($0.opcode.rawValue) }
+            .enumerated().sorted { ($0.element.requestUs, $0.offset) < ($1.element.requestUs, $1.offset) }.map(\.element)
+        if !listed.isEmpty {
+            let handles = Array(Set(listed.compactMap(\.handle))).sorted()
+            events.append(TimelineEvent(kind: .traffic, timeUs: timeUs, timed: false, connectionID: connection.id,
+                                        handles: handles, text: "transactions in time order:",
+                                        details: listed.map { transactionDetail($0, gatt: gatt) }, verboseOnly: true))
+        }
+        return events
     }
 
-    /// `Write Request aa0159… → Write Response in 21 ms`.
-    static func transactionDetail(_ t: ATTTransaction) -> TimelineDetail {
-        var text = t.opcode.name
-        if let value = t.value, !value.isEmpty {
-            text += " " + Hex.string(Array(value.prefix(16))) + (value.count > 16 ? "…" : "")
-        }
+    /// `FFE1: Write Request aa0159… → Write Response in 21 ms`, `Battery Level (2A19): Read
+    /// Request → Read Response 57 in 20 ms`, `FFE2: Handle Value Notification aa81…`.
+    static func transactionDetail(_ t: ATTTransaction, gatt: [GATTAttribute] = []) -> TimelineDetail {
+        var text = (t.handle.map { TimelineFormat.attribute($0, in: gatt) + ": " } ?? "") + t.opcode.name
+        if let value = t.value, !value.isEmpty { text += " " + shortHex(value, length: value.count) }
         let severity: TimelineEvent.Severity
         switch t.outcome {
         case .ok, .noResponseExpected:
             severity = .normal
             if let response = t.responseOpcode { text += " → \(response.name)" }
+            if let value = t.responseValue {
+                text += " " + (value.isEmpty ? "(empty)" : shortHex(value, length: t.responseValueLength ?? value.count))
+            }
         case .error:
             severity = .error
             text += " → Error Response" + (t.errorCode.map { ": \($0.name) (\(Hex.code($0.rawValue)))" } ?? "")
@@ -297,7 +308,12 @@ extension Timeline {
         }
         if let latency = t.latencyUs { text += " in " + TimelineFormat.duration(latency) }
         return TimelineDetail(timeUs: t.requestUs, records: [t.requestRecord] + (t.responseRecord.map { [$0] } ?? []),
-                              severity: severity, text: text)
+                              severity: severity, text: text, handle: t.handle)
+    }
+
+    /// The first 16 bytes in hex, `…` when `length` is more.
+    static func shortHex(_ value: [UInt8], length: Int) -> String {
+        Hex.string(Array(value.prefix(16))) + (length > 16 ? "…" : "")
     }
 
     /// A command's line, or a run's (`vendor 180 more commands went well (…)`), red when it failed

@@ -61,6 +61,15 @@ public struct TimelineFilter: Sendable {
                     || keep(event, gatt: lane.device.gatt, window: window)
             }
         }
+        if !handles.isEmpty || !uuids.isEmpty {
+            // A line that lists transactions of several attributes keeps those about the asked ones.
+            for i in events.indices where events[i].details.contains(where: { $0.handle != nil }) {
+                events[i].details = events[i].details.filter { detail in
+                    detail.handle.map { about(TimelineEvent(kind: .traffic, timeUs: 0, handles: [$0], text: ""), gatt: lane.device.gatt) } ?? true
+                }
+            }
+            events.removeAll { $0.verboseOnly && $0.details.isEmpty }
+        }
         guard !events.isEmpty else { return nil }
         var kept = lane
         kept.events = events

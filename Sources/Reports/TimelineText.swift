@@ -108,7 +108,7 @@ public struct TimelineText {
 
     func events(_ events: [TimelineEvent], start: Int64, to line: (String) -> Void) {
         var previous = start
-        for event in events {
+        for event in events where verbose || !event.verboseOnly {
             let stamp = event.timed ? self.stamp(event.timeUs, start: start, previous: previous) : ""
             if event.timed { previous = event.timeUs }
             var text = TerminalText.escape(event.text)

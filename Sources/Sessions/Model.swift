@@ -121,6 +121,9 @@ public struct Connection: Sendable {
     public var encrypted: Bool
     public var lastActivityUs: Int64
     public var transactions: [ATTTransaction]
+    /// Handle Value Notifications with their values, listed as transactions are (`--transactions
+    /// all`, same caps) but apart: they answer nothing and are no transaction of the report.
+    public var notifications: [ATTTransaction] = []
     public var transactionTotals: TransactionTotals
     public var subscriptions: [Subscription]
     /// Over the air: the CRC preset of the link (CONNECT_IND's CRCInit).
@@ -191,9 +194,17 @@ public struct ATTTransaction: Sendable {
     public var responseOpcode: ATTOpcode?
     public var outcome: Outcome
     public var errorCode: ATTErrorCode?
-    /// The value written or read, for short values (long ones joined from Read Blob / Prepare Write).
+    /// The value the request carried (a write, a notification or indication; long writes joined
+    /// from Prepare Write), when the transaction is listed.
     public var value: [UInt8]?
+    /// The value the response carried (a read; long reads joined from Read Blob), its first
+    /// `valueCap` bytes, and its whole length; listed transactions only.
+    public var responseValue: [UInt8]?
+    public var responseValueLength: Int?
     public var latencyUs: Int64? { responseUs.map { $0 - requestUs } }
+
+    /// Bytes of a response's value kept in a listed transaction.
+    public static let valueCap = 64
 }
 
 /// Counts and latency per (opcode, handle), kept even when transactions are not listed.

@@ -83,6 +83,14 @@ extension SessionAnalyzer {
                 // Described only when listed: every listing shows it, nothing else does.
                 if options.transactions == .all { transaction.attribute = handle.map { describe($0, slot: conn.slot) } }
                 store(&transaction, request: att, in: conn)
+            } else if opcode == .handleValueNotification, options.transactions == .all {
+                // Listed with their values, so that a listing shows what the device said when;
+                // counted only among the values that need no answer (`countValue`), not as transactions.
+                var transaction = ATTTransaction(opcode: opcode, handle: handle, attribute: handle.map { describe($0, slot: conn.slot) },
+                                                 direction: direction, requestUs: now, requestRecord: record.index,
+                                                 responseUs: nil, responseRecord: nil, responseOpcode: nil,
+                                                 outcome: .noResponseExpected, errorCode: nil, value: nil)
+                list(&transaction, request: att, in: conn, failed: false, asNotification: true)
             }
         case nil:
             break
@@ -165,13 +173,17 @@ extension SessionAnalyzer {
             }
         case .readResponse(let value):
             // The value is kept only where the transaction is listed (an answered one only in a listing of all).
-            if options.transactions == .all { pending.transaction.value = Array(value.prefix(64)) }
+            if options.transactions == .all {
+                pending.transaction.responseValue = Array(value.prefix(ATTTransaction.valueCap))
+                pending.transaction.responseValueLength = value.count
+            }
             learnGATT(request: pending.pdu, response: response, in: conn)
         default:
             learnGATT(request: pending.pdu, response: response, in: conn)
         }
-        if case .readBlobRequest(let handle, _) = pending.pdu.parameters {
-            pending.transaction.value = conn.longValues[handle]
+        if case .readBlobRequest(let handle, _) = pending.pdu.parameters, let joined = conn.longValues[handle] {
+            pending.transaction.responseValue = Array(joined.prefix(ATTTransaction.valueCap))
+            pending.transaction.responseValueLength = joined.count
         }
         resolve(&pending, in: conn, outcome: .ok, responseUs: record.timestampUs, record: record.index,
                 response: response.opcode, now: record.timestampUs, why: nil)

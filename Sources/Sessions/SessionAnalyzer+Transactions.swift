@@ -86,8 +86,15 @@ extension SessionAnalyzer {
         let outcome = transaction.outcome, latencyUs = transaction.latencyUs
         conn.updateTotals(key) { Self.count(outcome: outcome, latencyUs: latencyUs, normalEnd: normalEnd, in: &$0) }
         let failed = !normalEnd && transaction.outcome != .ok && transaction.outcome != .noResponseExpected
+        list(&transaction, request: request, in: conn, failed: failed)
+    }
+
+    /// Lists a transaction where the listing wants it, within the caps.
+    mutating func list(_ transaction: inout ATTTransaction, request: borrowing ATTPDU, in conn: LiveConnection, failed: Bool,
+                       asNotification: Bool = false) {
         guard options.transactions == .all || options.transactions == .failed && failed,
-              conn.connection.transactions.count < Self.transactionsListedPerConnection else { return }
+              conn.connection.transactions.count + conn.connection.notifications.count < Self.transactionsListedPerConnection
+        else { return }
         let room = options.transactionsListedPerCapture + (failed ? Self.failuresListedPerKind : 0)
         guard transactionsListed < room else {
             transactionListingCapped = true
@@ -95,7 +102,11 @@ extension SessionAnalyzer {
         }
         transactionsListed += 1
         if transaction.value == nil { transaction.value = request.value?.array }
-        conn.connection.transactions.append(transaction)
+        if asNotification {
+            conn.connection.notifications.append(transaction)
+        } else {
+            conn.connection.transactions.append(transaction)
+        }
     }
 
     static func count(outcome: ATTTransaction.Outcome, latencyUs: Int64?, normalEnd: Bool,

@@ -192,10 +192,34 @@ struct StateMachineTests {
         let listed = report.connections[0].transactions
         if listing == .all {
             #expect(listed.map(\.opcode) == [.writeRequest, .writeCommand, .readRequest, .writeRequest])
-            #expect(listed.map(\.value) == [[0xAA, 0x01], [0x05], [0x07, 0x08], [0x09]])
+            #expect(listed.map(\.value) == [[0xAA, 0x01], [0x05], nil, [0x09]])
+            // What was read is the response's value.
+            #expect(listed.map(\.responseValue) == [nil, nil, [0x07, 0x08], nil])
+            #expect(listed.map(\.responseValueLength) == [nil, nil, 2, nil])
         } else {
             #expect(listed.map(\.opcode) == [.writeRequest])
             #expect(listed.map(\.value) == [[0x09]])
+        }
+    }
+
+    /// Notifications are listed with their values (with `all`), apart from the transactions:
+    /// counted among the values that need no answer, never as transactions.
+    @Test(arguments: [SessionOptions.TransactionListing.all, .failed])
+    func notificationsAreListedWithTheirValues(listing: SessionOptions.TransactionListing) {
+        var s = connected()
+        s.att(handle: handle, .sent, [0x12, 0x10, 0x00, 0xAA, 0x01])   // Write Request
+        s.att(handle: handle, .received, [0x1B, 0x12, 0x00, 0x41, 0x42])   // Notification
+        s.att(handle: handle, .received, [0x13])                       // Write Response
+        s.att(handle: handle, .received, [0x0B, 0x07])                 // a Read Response nobody asked for
+        let connection = analyze(s.records, options: SessionOptions(transactions: listing)).report.connections[0]
+        #expect(connection.transactionTotals.byKey.keys.map(\.opcode) == [0x12])
+        #expect(connection.valueCounts.map { [$0.key.opcode: $0.value] } == [[0x1B: 1]])
+        if listing == .all {
+            #expect(connection.notifications.map(\.value) == [[0x41, 0x42]])
+            #expect(connection.notifications.map(\.requestRecord) == [s.records.count - 2])
+            #expect(connection.notifications.map(\.outcome) == [.noResponseExpected])
+        } else {
+            #expect(connection.notifications.isEmpty)
         }
     }
 
