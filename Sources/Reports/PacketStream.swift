@@ -95,7 +95,8 @@ public struct PacketStream {
     /// True when `packet` passes every criterion of `filter`. Call once per packet, in order:
     /// it keeps the requests' handles for their responses.
     public mutating func matches(_ filter: PacketFilter, _ packet: DecodedPacket, peer: LinkPeer?) -> Bool {
-        let handles = attHandles(packet)
+        // Requests are followed on every packet (their responses may pass the other criteria).
+        let handles = filter.handles.isEmpty && filter.uuids.isEmpty ? [] : attHandles(packet)
         guard !filter.isEmpty else { return true }
         let record = packet.record
         if let records = filter.records, !records.contains(record.index) { return false }

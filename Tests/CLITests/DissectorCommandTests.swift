@@ -112,6 +112,19 @@ struct DissectorCommandTests {
         try Self.compare(SharedCaptures.path("real/" + capture), profile: "Samples/profiles/" + profile)
     }
 
+    /// Channels given by handle instead of UUID (no discovery needed).
+    @Test(.enabled(if: Tshark.present, "needs tshark (Debian package tshark; .ci/run installs it), not installed here"))
+    func channelsByHandle() throws {
+        let demo = try String(contentsOfFile: SharedCaptures.packageRoot.appendingPathComponent(Self.demo).path, encoding: .utf8)
+        let byHandle = demo.replacingOccurrences(of: "uuid: FFE1", with: "handle: 0x0010")
+            .replacingOccurrences(of: "uuid: FFE2", with: "handle: 0x0012")
+        #expect(byHandle != demo)
+        let profile = Self.temporary(".yaml")
+        try byHandle.write(toFile: profile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        try Self.compare(CLI.sample("demo-lock.btsnoop"), profile: profile)
+    }
+
     /// Names, command names and a description made to break out of a Lua string or comment:
     /// the plugin loads, runs none of it, and shows the names as they were written.
     @Test(.enabled(if: Tshark.present, "needs tshark (Debian package tshark; .ci/run installs it), not installed here"))
