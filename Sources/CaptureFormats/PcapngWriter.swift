@@ -46,7 +46,7 @@ public struct PcapngWriter {
         case .sent: Self.option(&body, code: 2, Self.littleEndian(2))
         default: break
         }
-        for comment in comments { Self.option(&body, code: 1, Array(comment.utf8.prefix(Self.commentLimit))) }
+        for comment in comments { Self.option(&body, code: 1, Self.utf8(comment, limit: Self.commentLimit)) }
         if record.direction == .received || record.direction == .sent || !comments.isEmpty { Self.endOfOptions(&body) }
         emit(Self.block(type: 6, body: body))
     }
@@ -101,6 +101,17 @@ public struct PcapngWriter {
         out.writeUInt16BE(MonitorOpcode.systemNote.rawValue)
         out.writeBytes(text + [0])
         return (LinkType.bluetoothLinuxMonitor.rawValue, out.bytes)
+    }
+
+    /// The UTF-8 of `text`, cut at a character boundary to at most `limit` bytes (opt_comment is UTF-8).
+    static func utf8(_ text: String, limit: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for scalar in text.unicodeScalars {
+            let encoded = Array(String(scalar).utf8)
+            guard bytes.count + encoded.count <= limit else { break }
+            bytes += encoded
+        }
+        return bytes
     }
 
     private static func littleEndian(_ value: UInt32) -> [UInt8] {
