@@ -501,6 +501,13 @@ local function analyse(pinfo)
   end
 end
 
+-- A new file (or a reload) starts from nothing: Wireshark keeps the plugin loaded between files.
+function proto.init()
+  results = {}
+  links = {}
+  services_by_peer = {}
+end
+
 function proto.dissector(tvb, pinfo, tree)
   if not pinfo.visited then analyse(pinfo) end
   local list = results[pinfo.number]
