@@ -5,6 +5,7 @@ import HCI
 import LinkLayer
 import PacketDecoding
 import Sessions
+import VendorDecoding
 
 /// The protocols `bledecode packets --only` chooses between.
 public enum PacketProtocol: String, Sendable, CaseIterable {
@@ -62,7 +63,7 @@ public struct PacketFilter: Sendable {
 /// with the connection and device it belongs to, as the analysis knows them at that moment.
 public struct PacketStream {
     private var decoder = PacketDecoder()
-    private var sessions = SessionAnalyzer(options: SessionOptions(transactions: .none))
+    private var sessions: SessionAnalyzer
     private var events: [SessionEvent] = []
     private var firstUs: Int64?
     /// The handle of the outstanding request per link and direction of the request, so that its
@@ -74,7 +75,11 @@ public struct PacketStream {
         var direction: Direction
     }
 
-    public init() {}
+    /// `profiles` identify devices as the report does (their identity rules tie addresses to one
+    /// device), so that device ids are the report's when it is run with the same profiles.
+    public init(profiles: [Profile] = []) {
+        sessions = SessionAnalyzer(options: SessionOptions(transactions: .none, classifier: VendorLayer.classifier(for: profiles)))
+    }
 
     /// The decoded packet and the connection it travelled on, if one was up (or came up with it).
     public mutating func decode(_ record: CaptureRecord) -> (packet: DecodedPacket, peer: LinkPeer?) {

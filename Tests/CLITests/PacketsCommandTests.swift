@@ -196,6 +196,29 @@ struct PacketsFilterTests {
         #expect(first["connection"] == nil && first["device"] == nil)
     }
 
+    /// With the report's profiles, device ids are the report's: its identity rule ties a device's
+    /// addresses together (demo-faults: C5 is D3 again, under another address).
+    @Test(.enabled(if: SharedCaptures.present, "needs ../shared/captures next to the package (absent here)"))
+    func deviceIdsAreTheReportsWithTheSameProfile() throws {
+        let capture = SharedCaptures.path("synthetic/demo-faults.btsnoop")
+        let profile = "Samples/profiles/demo-lock.yaml"
+        let report = try CLI.run(["report", "--format", "json", capture, "--profile", profile])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+        let devices = Dictionary(uniqueKeysWithValues: (json["connections"] as? [[String: Any]] ?? []).compactMap { c in
+            (c["id"] as? String).map { ($0, c["device"] as? String ?? "") }
+        })
+        #expect(devices["C5"] == "D3")
+        let run = try CLI.run(["packets", capture, "--profile", profile, "--only", "att"])
+        var seen: [String: Set<String>] = [:]
+        for line in run.stdout.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard words.count > 4, words[3].hasPrefix("C"), words[4].hasPrefix("D") else { continue }
+            seen[String(words[3]), default: []].insert(String(words[4]))
+        }
+        #expect(seen.count >= 5)
+        for (connection, ids) in seen { #expect(ids == [devices[connection] ?? "?"], "\(connection)") }
+    }
+
     /// `--full` prints a value whole; a value that is text also shows as text, escaped.
     @Test func fullValuesAndText() throws {
         let peer = BluetoothAddress("C0:11:22:33:44:55")!

@@ -2,6 +2,7 @@ import ArgumentParser
 import BLEBase
 import PacketDecoding
 import Reports
+import VendorDecoding
 
 /// `bledecode packets CAPTURE`: one line per record, like a packet list.
 struct Packets: ParsableCommand {
@@ -46,6 +47,9 @@ struct Packets: ParsableCommand {
     @Option(help: "Only packets of this protocol: att, smp, signalling, hci (commands and events) or ll (air). Repeatable.")
     var only: [PacketProtocol] = []
 
+    @Option(name: .customLong("profile"), help: "A vendor profile whose identity rules tie addresses to devices, as in the report (device ids then match it). Repeatable.")
+    var profilePaths: [String] = []
+
     var filter: PacketFilter {
         var filter = PacketFilter()
         filter.connections = connection
@@ -60,10 +64,19 @@ struct Packets: ParsableCommand {
     }
 
     func run() throws {
+        var profiles: [Profile] = []
+        for path in profilePaths {
+            do {
+                profiles.append(try ProfileLoader.load(path: path))
+            } catch {
+                Diagnostics.error(error.description)
+                throw ExitCode(2)
+            }
+        }
         let reader = try input.open()
         let out = BufferedOutput()
         let filter = self.filter
-        var stream = PacketStream()
+        var stream = PacketStream(profiles: profiles)
         var listing = PacketListing(time: absolute ? .absolute : .relative, verbose: verbose, full: full)
         var stoppedEarly = false
         while let record = reader.next() {
