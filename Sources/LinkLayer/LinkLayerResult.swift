@@ -36,6 +36,9 @@ public struct LinkLayerFlags: OptionSet, Sendable, Hashable {
     public static let encrypted = LinkLayerFlags(rawValue: 1 << 3)
     /// The direction was inferred from timing, not read from the pseudo-header.
     public static let directionInferred = LinkLayerFlags(rawValue: 1 << 4)
+    /// The sniffer says it followed the encryption but could not decrypt this PDU (its MIC check
+    /// failed, e.g. it lacked the key): the payload stays ciphertext.
+    public static let notDecrypted = LinkLayerFlags(rawValue: 1 << 5)
 }
 
 /// A connection as CONNECT_IND set it up (or as first seen, when the sniffer joined late).

@@ -119,7 +119,7 @@ public struct LinkLayerTracker: Sendable {
         do {
             let packet = try LLPacket(parsing: &reader, advertising: false, coded: metadata.phy == .leCoded,
                                       crcInit: known?.info.crcInit, encrypted: encrypted,
-                                      decrypted: metadata.decrypted)
+                                      decrypted: metadata.decrypted, micIncluded: metadata.micIncluded)
             result.packet = packet
             settleCRC(&result, packet)
         } catch {
@@ -130,7 +130,10 @@ public struct LinkLayerTracker: Sendable {
             return
         }
         if pdu.isEmpty { result.flags.insert(.empty) }
-        if case .encrypted = pdu.content { result.flags.insert(.encrypted) }
+        if case .encrypted = pdu.content {
+            result.flags.insert(.encrypted)
+            if metadata.notDecrypted { result.flags.insert(.notDecrypted) }
+        }
 
         guard result.crcStatus != .invalid else {
             result.direction = metadata.direction
