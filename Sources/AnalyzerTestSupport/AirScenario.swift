@@ -85,6 +85,7 @@ public struct AirScenario: Sendable {
         w.writeUInt8(0x07 | 0x20)             // Hop 7, SCA 1
         let payload = Array(w.bytes.prefix(length ?? 34))
         crcInits[accessAddress] = crcInit
+        sequence[accessAddress] = nil
         advertisingPDU(header: 0x05, payload: payload, accessAddress: AirScenario.advertisingAccessAddress, crcOK: crcOK)
     }
 

@@ -106,6 +106,7 @@ public struct PacketListing {
         if air.flags.contains(.encrypted) { flags.append(.string("encrypted")) }
         if air.flags.contains(.directionInferred) { flags.append(.string("direction-inferred")) }
         if air.flags.contains(.notDecrypted) { flags.append(.string("not-decrypted")) }
+        if air.flags.contains(.noise) { flags.append(.string("noise")) }
         fields.append(Field("flags", .list(flags)))
         if let packet = air.packet { fields += packet.fields }
         return fields

@@ -52,6 +52,7 @@ public enum PacketSummary {
         if air.flags.contains(.retransmission) { notes.append("retransmission") }
         if air.flags.contains(.encrypted) { notes.append("encrypted") }
         if air.flags.contains(.notDecrypted) { notes.append("not decrypted: the sniffer's MIC check failed") }
+        if air.flags.contains(.noise) { notes.append("radio noise: no advertiser or link") }
         return notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"
     }
 

@@ -80,4 +80,116 @@ struct AirCaptureTests {
         #expect(report.stats.attPDUs == [0x02: 1, 0x03: 1])
         #expect(report.connections.first?.disconnectReason == nil)
     }
+
+    /// Test tools reuse one access address: each CONNECT_IND starts a connection, ending the
+    /// one before it (with its terminate when one was seen, else "end not captured").
+    @Test func threeConnectionsOnOneAccessAddress() {
+        var s = AirScenario()
+        s.advertise(Self.peripheral)
+        var lastPacket: [Int64] = []
+        for (index, reason) in [UInt8?.some(0x13), nil, 0x16].enumerated() {
+            s.connectInd(initA: Self.central, advA: Self.peripheral, accessAddress: Self.aa)
+            s.wait(ms: 2)
+            s.empty(Self.aa, .central)
+            s.empty(Self.aa, .peripheral)
+            s.att(Self.aa, .central, [0x0A, UInt8(index + 1), 0x00])   // Read Request
+            s.att(Self.aa, .peripheral, [0x0B, 0x01])
+            if let reason {
+                s.terminate(Self.aa, .central, reason: reason)
+                s.empty(Self.aa, .peripheral)
+            }
+            lastPacket.append(s.clockUs - 625)
+            s.wait(ms: 200)
+        }
+        let (report, _) = analyze(s.records)
+        #expect(report.connections.map(\.id) == ["C1", "C2", "C3"])
+        #expect(report.connections.map { $0.disconnectReason?.rawValue } == [0x13, nil, 0x16])
+        #expect(report.connections[1].endUs == lastPacket[1])
+        #expect(report.connections.map { $0.transactions.count } == [1, 1, 1])
+        #expect(report.devices.map(\.connectionIDs) == [["C1", "C2", "C3"]])
+        #expect(report.attempts.isEmpty && report.failures.isEmpty)
+    }
+
+    /// Radio noise: advertising packets whose access address took one or two bit errors (as a
+    /// raw LL packet, which the address makes a data PDU, and as an nRF Sniffer advertising
+    /// packet), a CRC failure, a "data" PDU on advertising channel 38, and data PDUs on an
+    /// access address nobody announced or answered.
+    @Test func radioNoiseIsNoConnection() {
+        var nordic = AirScenario()
+        nordic.advertise(Self.peripheral)
+        nordic.advertise(Self.peripheral, accessAddress: 0x8E89_BED6 ^ 0x0000_0011)
+        nordic.advertise(Self.peripheral, crcOK: false)
+        nordic.data(0x1234_5678, .central, llid: .start, sn: false, nesn: false, [0x03, 0x00, 0x04, 0x00, 0x0A, 0x01, 0x00],
+                    channel: 38)
+        for _ in 0..<3 {
+            nordic.data(0x2345_6789, .central, llid: .continuation, sn: false, nesn: false, [])
+            nordic.wait(ms: 30)
+        }
+        var raw = AirScenario(framing: .raw, startUs: nordic.clockUs)
+        raw.advertise(Self.peripheral, accessAddress: 0x8E89_BED6 ^ 0x0100_0000)
+        raw.advertise(Self.peripheral)
+        for s in [nordic, raw] {
+            let (report, _) = analyze(s.records)
+            #expect(report.connections.isEmpty && report.attempts.isEmpty && report.failures.isEmpty)
+            #expect(report.stats.undecodableRadioPackets == s.records.count - 1)
+            #expect(report.devices.map { $0.addresses.map(\.advertisements) } == [[1]])
+        }
+    }
+
+    /// A CONNECT_IND cut to 22 of its 34 bytes (up to WinOffset) is malformed, but the
+    /// peripheral answers on the access address it carried: the link is real.
+    @Test func shortConnectIndAnsweredByThePeripheralIsALink() {
+        var s = AirScenario()
+        s.advertise(Self.peripheral)
+        s.connectInd(initA: Self.central, advA: Self.peripheral, accessAddress: Self.aa, truncatedTo: 22)
+        s.wait(ms: 2)
+        s.empty(Self.aa, .central)
+        s.empty(Self.aa, .peripheral)
+        s.att(Self.aa, .central, [0x0A, 0x03, 0x00])
+        s.att(Self.aa, .peripheral, [0x0B, 0x01])
+        let (report, _) = analyze(s.records)
+        #expect(report.stats.issues[.malformed] == 1)
+        #expect(report.connections.count == 1)
+        #expect(report.connections.first?.peerAddress == Self.peripheral)
+        #expect(report.connections.first?.centralAddress == Self.central)
+        #expect(report.connections.first?.crcInit == 0x5A_3C11)
+        #expect(report.connections.first?.createUs == s.records[1].timestampUs)
+        #expect(report.connections.first?.transactions.map(\.outcome) == [.ok])
+        #expect(report.stats.attPDUs == [0x0A: 1, 0x0B: 1])
+    }
+
+    /// Nothing on the new access address after CONNECT_IND: the sniffer did not follow. The
+    /// capture does not show the link's fate: an attempt never completed, no failure.
+    @Test func connectIndNotFollowedIsNoFailure() {
+        var s = AirScenario()
+        s.advertise(Self.peripheral)
+        s.connectInd(initA: Self.central, advA: Self.peripheral, accessAddress: Self.aa)
+        s.wait(ms: 500)
+        s.advertise(Self.peripheral)
+        let (report, _) = analyze(s.records)
+        #expect(report.connections.isEmpty && report.failures.isEmpty)
+        #expect(report.attempts.map(\.outcome) == [.neverCompleted])
+        #expect(report.attempts.first?.peerAddress == Self.peripheral && report.attempts.first?.status == nil)
+        #expect(report.devices.map(\.connectionIDs) == [[]])
+    }
+
+    /// The central polls on the new access address and the peripheral never answers: the
+    /// connection failed to be established (0x3E), with that evidence.
+    @Test func connectIndNeverAnsweredFails() {
+        var s = AirScenario()
+        s.advertise(Self.peripheral)
+        s.connectInd(initA: Self.central, advA: Self.peripheral, accessAddress: Self.aa)
+        for _ in 0..<6 {
+            s.wait(ms: 30)
+            s.data(Self.aa, .central, llid: .continuation, sn: false, nesn: false, [])
+        }
+        let (report, _) = analyze(s.records)
+        #expect(report.connections.isEmpty)
+        #expect(report.attempts.map(\.outcome) == [.failed])
+        #expect(report.attempts.first?.status == HCIStatus(rawValue: 0x3E))
+        #expect(report.failures.map(\.kind) == [.connectionFailed])
+        #expect(report.failures.first?.summary == "Connection to D1:5C:F0:EE:02:8F failed: the central's packets on access "
+                + "address 0x50654BD1 went unanswered (Connection Failed to be Established, 0x3E)")
+        #expect(report.devices.map(\.connectionIDs) == [[]])
+    }
 }
