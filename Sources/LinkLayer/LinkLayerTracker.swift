@@ -13,6 +13,14 @@ public struct LinkLayerTracker: Sendable {
         var lastContent: DataPDUContent?
         /// The peer's NESN moved past `lastSN` since that packet.
         var acknowledged = false
+        /// The SN and NESN values this side's packets carried (bit 0: 0 seen, bit 1: 1 seen).
+        var snValues: UInt8 = 0
+        var nesnValues: UInt8 = 0
+        /// The side's sequence bits move, so they are what went on air: a driver that logs its
+        /// own sends with SN = NESN = 0 throughout gives no evidence of a resend.
+        var bitsMove: Bool { snValues == 0b11 || nesnValues == 0b11 }
+        /// When this side's last packet was seen.
+        var lastUs: Int64?
     }
 
     struct ConnectionState: Sendable {
@@ -231,7 +239,7 @@ public struct LinkLayerTracker: Sendable {
         state.lastDirection = direction
 
         let isNew = state.acceptSequence(sn: pdu.header.sn, nesn: pdu.header.nesn, content: pdu.content,
-                                         from: direction)
+                                         from: direction, at: timestampUs)
         if !state.confirmed {
             // Confirmed by an answer: the peripheral's packet on an announced address, both
             // sides' packets on one nobody announced. Until then, noise.
@@ -346,12 +354,20 @@ extension LinkLayerTracker.ConnectionState {
     /// Core v5.4 Vol 6 Part B §4.5.9: a packet whose SN equals that of the last packet from the
     /// same side, before the peer acknowledged it (NESN ≠ that SN), is that packet resent, and
     /// a resend repeats the payload. The same SN with another payload is new data whose header
-    /// bits were not what went on air (SweynTooth logs its own PDUs with SN = NESN = 0).
-    /// Returns false for a resend. The packet's NESN acknowledges the peer's last packet.
+    /// bits were not what went on air (SweynTooth logs its own PDUs with SN = NESN = 0), and so
+    /// is a packet from a side whose SN and NESN never moved, unless it follows the last within
+    /// two connection intervals (a link layer resends at the next event; a driver logging its
+    /// sends with SN = NESN = 0 repeats a request much later). Returns false for a resend. The
+    /// packet's NESN acknowledges the peer's last packet.
     mutating func acceptSequence(sn: Bool, nesn: Bool, content: DataPDUContent,
-                                 from direction: LinkDirection) -> Bool {
+                                 from direction: LinkDirection, at timestampUs: Int64) -> Bool {
         var own = sides[direction] ?? LinkLayerTracker.SideState()
+        own.snValues |= sn ? 0b10 : 0b01
+        own.nesnValues |= nesn ? 0b10 : 0b01
+        let nextEvent = own.lastUs.map { timestampUs - $0 <= 4 * eventGapUs } ?? false
+        own.lastUs = timestampUs
         let resend = own.lastSN == sn && !own.acknowledged && own.lastContent == content
+            && (own.bitsMove || nextEvent)
         if !resend {
             own.lastSN = sn
             own.lastContent = content

@@ -192,4 +192,45 @@ struct AirCaptureTests {
                 + "address 0x50654BD1 went unanswered (Connection Failed to be Established, 0x3E)")
         #expect(report.devices.map(\.connectionIDs) == [[]])
     }
+
+    /// A driver that logs every send with SN = NESN = 0 (SweynTooth-style) gives no sequence
+    /// evidence: identical requests half a second apart are new sends, and so is a second one
+    /// while the first is unanswered. A real resend at the next event, by a side whose bits
+    /// move, is still one.
+    @Test func driverFilesWithoutSequenceBitsHaveNoRetransmissions() {
+        var s = AirScenario()
+        s.advertise(Self.peripheral)
+        s.connectInd(initA: Self.central, advA: Self.peripheral, accessAddress: Self.aa)
+        let read: [UInt8] = [0x03, 0x00, 0x04, 0x00, 0x0A, 0x03, 0x00]
+        let answer: [UInt8] = [0x02, 0x00, 0x04, 0x00, 0x0B, 0x01]
+        for _ in 0..<2 {
+            s.wait(ms: 500)
+            s.data(Self.aa, .central, llid: .start, sn: false, nesn: false, read)
+            s.data(Self.aa, .peripheral, llid: .start, sn: false, nesn: false, answer)
+        }
+        s.wait(ms: 500)
+        s.data(Self.aa, .central, llid: .start, sn: false, nesn: false, read)
+        s.wait(ms: 500)
+        s.data(Self.aa, .central, llid: .start, sn: false, nesn: false, read)
+        var decoder = PacketDecoder()
+        let flagged = s.records.filter { decoder.decode($0).air?.flags.contains(.retransmission) == true }
+        #expect(flagged.isEmpty)
+        let (report, _) = analyze(s.records)
+        #expect(report.stats.attPDUs == [0x0A: 4, 0x0B: 2])
+        #expect(report.connections.first?.transactions.map(\.outcome) == [.ok, .ok, .noResponse, .noResponse])
+
+        // The same link layer resending at the next event (30 ms), its SN having moved before.
+        var live = AirScenario()
+        live.connectInd(initA: Self.central, advA: Self.peripheral, accessAddress: Self.aa)
+        live.data(Self.aa, .central, llid: .continuation, sn: false, nesn: false, [])
+        live.data(Self.aa, .peripheral, llid: .continuation, sn: false, nesn: true, [])
+        live.wait(ms: 30)
+        live.data(Self.aa, .central, llid: .start, sn: true, nesn: true, read)
+        live.data(Self.aa, .peripheral, llid: .continuation, sn: true, nesn: true, [])   // NAK: NESN still 1
+        live.wait(ms: 30)
+        live.data(Self.aa, .central, llid: .start, sn: true, nesn: false, read)
+        var liveDecoder = PacketDecoder()
+        let resent = live.records.map { liveDecoder.decode($0).air?.flags.contains(.retransmission) == true }
+        #expect(resent == [false, false, false, false, false, true])
+    }
 }
