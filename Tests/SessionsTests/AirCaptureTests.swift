@@ -52,7 +52,11 @@ struct AirCaptureTests {
         #expect(connection?.disconnectReason == HCIStatus(rawValue: 0x13))
         #expect(connection?.transactions.map(\.outcome) == [.ok, .ok])
         #expect(connection?.transactions.last?.value == [0x42, 0x43, 0x44])
-        #expect(report.devices.first?.identity?.value == peripheralIdentity.description)
+        // Identity Address Information belongs to its sender: the central's is the central's.
+        #expect(report.devices.map { $0.identity?.value } == [peripheralIdentity.description, centralIdentity.description])
+        #expect(report.devices.map { $0.addresses.map(\.address) }
+                == [[peripheral, peripheralIdentity], [central, centralIdentity]])
+        #expect(report.devices.map(\.connectionIDs) == [["C1"], []])
     }
 
     /// The nRF Sniffer with the key writes decrypted PDUs with flags encrypted + MIC OK, the
@@ -232,5 +236,21 @@ struct AirCaptureTests {
         var liveDecoder = PacketDecoder()
         let resent = live.records.map { liveDecoder.decode($0).air?.flags.contains(.retransmission) == true }
         #expect(resent == [false, false, false, false, false, true])
+    }
+
+    /// `swt_st_att_deadlock.pcap`: frame 81 (P→C) carries the peripheral's Identity Address
+    /// Information, frame 86 (C→P) the central's (5D:36:AC:90:0B:22, its InitA in CONNECT_IND
+    /// frame 13). Each stays with its sender.
+    @Test func swtIdentitiesStayWithTheirSenders() throws {
+        guard SharedCaptures.present else {
+            print("skipped: \(SharedCaptures.root.path) is absent")
+            return
+        }
+        let report = try analyzeFile(SharedCaptures.path("real/swt_st_att_deadlock.pcap"))
+        let peripheral = report.devices.first { $0.connectionIDs == ["C1"] }
+        let central = report.devices.first { $0.identity?.value == "5D:36:AC:90:0B:22" }
+        #expect(peripheral?.addresses.map(\.address.description) == ["80:E1:26:00:66:92"])
+        #expect(peripheral?.identity?.value == "80:E1:26:00:66:92")
+        #expect(central?.addresses.map(\.address.description) == ["5D:36:AC:90:0B:22"] && central?.connectionIDs == [])
     }
 }
