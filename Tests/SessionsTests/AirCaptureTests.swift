@@ -253,4 +253,21 @@ struct AirCaptureTests {
         #expect(peripheral?.identity?.value == "80:E1:26:00:66:92")
         #expect(central?.addresses.map(\.address.description) == ["5D:36:AC:90:0B:22"] && central?.connectionIDs == [])
     }
+
+    /// The report's ATT counts per opcode on every real air capture equal tshark's (README),
+    /// except the two link-layer resends tshark counts again (`TsharkDifferenceTests`).
+    @Test(arguments: ["garmin.pcapng", "swt_st_att_deadlock.pcap", "whad_ble_discovery.pcap", "crackle_lesc.pcapng",
+                      "crackle_pairing.pcap", "watch_logs_capture.pcap"])
+    func attCountsEqualTshark(_ file: String) throws {
+        guard let capture = SharedCaptures.realCaptures().first(where: { $0.file == file }) else {
+            print("skipped: \(SharedCaptures.root.path) is absent")
+            return
+        }
+        let resent: [String: [String: Int]] = ["whad_ble_discovery.pcap": ["0x04": 1], "crackle_lesc.pcapng": ["0x02": 1]]
+        var expected = capture.attPDUsByOpcode
+        for (opcode, count) in resent[file] ?? [:] { expected[opcode, default: 0] -= count }
+        let report = try analyzeFile(SharedCaptures.path("real/\(file)"))
+        let counted = Dictionary(uniqueKeysWithValues: report.stats.attPDUs.map { (Hex.code($0.key), $0.value) })
+        #expect(counted == expected)
+    }
 }
