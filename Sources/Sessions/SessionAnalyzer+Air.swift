@@ -106,7 +106,10 @@ extension SessionAnalyzer {
         let interval = Int64(conn.connection.parameters.first?.intervalUs ?? 0)
         guard let lastPeripheral = conn.lastPeripheralUs else {
             _ = live.remove(link)
-            if let slot = conn.slot { registry.forgetConnection(slot: slot, id: conn.connection.id) }
+            // An attempt, not a connection: nothing in the report may name it as one.
+            let id = conn.connection.id
+            if let slot = conn.slot { registry.forgetConnection(slot: slot, id: id) }
+            for index in failures.indices where failures[index].connectionID == id { failures[index].connectionID = nil }
             guard conn.lastCentralUs != nil else {
                 // Nothing on the new access address: the sniffer did not follow the link, whose
                 // fate the capture does not show. An attempt never completed, not a failure.

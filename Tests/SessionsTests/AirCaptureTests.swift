@@ -183,16 +183,20 @@ struct AirCaptureTests {
         var s = AirScenario()
         s.advertise(Self.peripheral)
         s.connectInd(initA: Self.central, advA: Self.peripheral, accessAddress: Self.aa)
-        for _ in 0..<6 {
+        for index in 0..<6 {
             s.wait(ms: 30)
-            s.data(Self.aa, .central, llid: .continuation, sn: false, nesn: false, [])
+            // Two Read Requests among the polls: the second leaves the first unanswered.
+            let read: [UInt8] = [0x03, 0x00, 0x04, 0x00, 0x0A, UInt8(index), 0x00]
+            s.data(Self.aa, .central, llid: index % 3 == 1 ? .start : .continuation, sn: false, nesn: false,
+                   index % 3 == 1 ? read : [])
         }
         let (report, _) = analyze(s.records)
         #expect(report.connections.isEmpty)
         #expect(report.attempts.map(\.outcome) == [.failed])
         #expect(report.attempts.first?.status == HCIStatus(rawValue: 0x3E))
-        #expect(report.failures.map(\.kind) == [.connectionFailed])
-        #expect(report.failures.first?.summary == "Connection to D1:5C:F0:EE:02:8F failed: the central's packets on access "
+        #expect(report.failures.map(\.kind) == [.attNoResponse, .connectionFailed])
+        #expect(report.failures.allSatisfy { $0.connectionID == nil })
+        #expect(report.failures.last?.summary == "Connection to D1:5C:F0:EE:02:8F failed: the central's packets on access "
                 + "address 0x50654BD1 went unanswered (Connection Failed to be Established, 0x3E)")
         #expect(report.devices.map(\.connectionIDs) == [[]])
     }
