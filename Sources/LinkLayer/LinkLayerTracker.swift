@@ -162,7 +162,8 @@ public struct LinkLayerTracker: Sendable {
             return v
         }
         guard let accessAddress = le(12, 4), states[accessAddress]?.confirmed != true,
-              !Self.isCorruptedAdvertisingAddress(accessAddress), accessAddress != LLPacket.advertisingAccessAddress
+              !Self.isCorruptedAdvertisingAddress(accessAddress), accessAddress != LLPacket.advertisingAccessAddress,
+              states.count(where: { !$0.value.confirmed }) < Self.unconfirmedLimit
         else { return }
         var info = LLConnection(joinedAccessAddress: accessAddress, timestampUs: timestampUs)
         info.initiator = BluetoothAddress(wire: Array(payload.prefix(6)))
