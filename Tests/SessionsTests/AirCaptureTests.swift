@@ -1,4 +1,5 @@
 import AnalyzerTestSupport
+import Foundation
 import BLEBase
 import CaptureFormats
 import HCI
@@ -273,5 +274,26 @@ struct AirCaptureTests {
         let report = try analyzeFile(SharedCaptures.path("real/\(file)"))
         let counted = Dictionary(uniqueKeysWithValues: report.stats.attPDUs.map { (Hex.code($0.key), $0.value) })
         #expect(counted == expected)
+    }
+
+    /// On every shared capture, `devices[]` and `failures[]` name only connections the report holds.
+    @Test func reportsNameOnlyConnectionsTheyHold() throws {
+        guard SharedCaptures.present else {
+            print("skipped: \(SharedCaptures.root.path) is absent")
+            return
+        }
+        var analyzed = 0
+        for folder in ["real", "synthetic"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: SharedCaptures.path(folder))
+            for name in names.sorted() where !name.hasSuffix(".json") && !name.hasSuffix(".md") {
+                // Only the corrupt sardark_btsnooz_hci.log does not open.
+                guard let report = try? analyzeFile(SharedCaptures.path("\(folder)/\(name)")) else { continue }
+                analyzed += 1
+                let held = Set(report.connections.map(\.id))
+                let named = Set(report.devices.flatMap(\.connectionIDs) + report.failures.compactMap(\.connectionID))
+                #expect(named.subtracting(held).isEmpty, "\(folder)/\(name)")
+            }
+        }
+        #expect(analyzed >= 30)
     }
 }
