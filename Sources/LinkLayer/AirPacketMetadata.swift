@@ -64,6 +64,12 @@ public struct AirPacketMetadata: Sendable, Equatable {
     public var encryptionStated = false
     /// The sniffer decrypted the payload before writing it.
     public var decrypted = false
+    /// A decrypted payload still ends with its 4-byte MIC, counted in Length (PHDR). The nRF
+    /// Sniffer removes the MIC and reduces Length before writing a decrypted PDU.
+    public var micIncluded = true
+    /// The sniffer followed an encrypted link but could not decrypt this PDU (nRF Sniffer:
+    /// encrypted, MIC checked and failed, Length > 0): the payload is ciphertext and MIC.
+    public var notDecrypted = false
     public var direction: LinkDirection?
     public var phy: LEPHY?
     public var pduHint: AirPDUHint = .unspecified

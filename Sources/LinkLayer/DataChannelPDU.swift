@@ -73,9 +73,11 @@ public struct DataChannelPDU: Sendable, Equatable {
     /// The 4-byte MIC that a decrypting sniffer left after the plaintext.
     public var mic: [UInt8]?
 
-    /// `encrypted`: the payload is ciphertext; `decrypted`: plaintext followed by the MIC
-    /// (Core v5.4 Vol 6 Part B §2.4: the MIC is counted in Length).
-    public init(parsing reader: inout ByteReader, encrypted: Bool, decrypted: Bool) throws(DecodeError) {
+    /// `encrypted`: the payload is ciphertext; `decrypted`: plaintext, followed by the MIC when
+    /// `micIncluded` (Core v5.4 Vol 6 Part B §2.4: the MIC is counted in Length). The nRF Sniffer
+    /// writes decrypted PDUs with the MIC removed and Length reduced, so nothing is split off.
+    public init(parsing reader: inout ByteReader, encrypted: Bool, decrypted: Bool,
+                micIncluded: Bool = true) throws(DecodeError) {
         header = try DataChannelHeader(parsing: &reader)
         if header.cp { cteInfo = try reader.readUInt8("CTEInfo") }
         var body = try reader.slice(byteCount: Int(header.length), "data channel payload")
@@ -87,7 +89,7 @@ public struct DataChannelPDU: Sendable, Equatable {
             content = .encrypted(body.readRemainingBytes())
             return
         }
-        if decrypted {
+        if decrypted && micIncluded {
             guard body.remaining >= 4 else {
                 throw DecodeError.truncated(layer: .linkLayer, field: "MIC", at: body.reportedOffset,
                                             needed: 4, available: body.remaining)

@@ -32,9 +32,10 @@ public struct LLPacket: Sendable, Equatable {
     ///   - coded: a CI octet follows the access address.
     ///   - crcInit: the CRC preset to check against (0x555555 on advertising channels, the
     ///     connection's CRCInit on data channels), nil when unknown.
-    ///   - encrypted / decrypted: the link's encryption state (data channel only).
+    ///   - encrypted / decrypted / micIncluded: the link's encryption state and whether a
+    ///     decrypted payload still ends with its MIC (data channel only).
     public init(parsing reader: inout ByteReader, advertising: Bool, coded: Bool = false, crcInit: UInt32?,
-                encrypted: Bool = false, decrypted: Bool = false) throws(DecodeError) {
+                encrypted: Bool = false, decrypted: Bool = false, micIncluded: Bool = true) throws(DecodeError) {
         reader.layer = .linkLayer
         accessAddress = try reader.readUInt32LE("access address")
         codingIndicator = coded ? try reader.readUInt8("coding indicator") & 0x03 : nil
@@ -48,7 +49,8 @@ public struct LLPacket: Sendable, Equatable {
         if advertising {
             pdu = .advertising(try AdvertisingPDU(parsing: &pduReader))
         } else {
-            pdu = .data(try DataChannelPDU(parsing: &pduReader, encrypted: encrypted, decrypted: decrypted))
+            pdu = .data(try DataChannelPDU(parsing: &pduReader, encrypted: encrypted, decrypted: decrypted,
+                                             micIncluded: micIncluded))
         }
         try reader.expectEnd("LL packet")
     }

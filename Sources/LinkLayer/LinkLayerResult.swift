@@ -36,6 +36,13 @@ public struct LinkLayerFlags: OptionSet, Sendable, Hashable {
     public static let encrypted = LinkLayerFlags(rawValue: 1 << 3)
     /// The direction was inferred from timing, not read from the pseudo-header.
     public static let directionInferred = LinkLayerFlags(rawValue: 1 << 4)
+    /// The sniffer says it followed the encryption but could not decrypt this PDU (its MIC check
+    /// failed, e.g. it lacked the key): the payload stays ciphertext.
+    public static let notDecrypted = LinkLayerFlags(rawValue: 1 << 5)
+    /// Attributed to no link: radio noise (an advertising access address with one or two bit
+    /// errors, a data PDU on an advertising channel) or a data PDU on an access address no
+    /// CONNECT_IND announced and nobody answered (yet). Not decoded above the link layer.
+    public static let noise = LinkLayerFlags(rawValue: 1 << 6)
 }
 
 /// A connection as CONNECT_IND set it up (or as first seen, when the sniffer joined late).
@@ -79,7 +86,7 @@ public struct LLConnection: Sendable, Equatable {
 /// Connection-level happenings the pipeline reports.
 public enum LinkLayerEvent: Sendable, Equatable {
     case connectionCreated(LLConnection)
-    /// Data PDUs on an access address with no CONNECT_IND seen.
+    /// Data PDUs, answered, on an access address with no CONNECT_IND seen.
     case connectionJoined(accessAddress: UInt32)
     case encryptionStarted(accessAddress: UInt32)
     case connectionTerminated(accessAddress: UInt32, reason: LLErrorCode, sender: LinkDirection)

@@ -10,7 +10,8 @@ import BLEBase
 ///
 /// event packet: len u8 (v0: absent, 10) | flags u8 | channel u8 | RSSI u8 (−dBm)
 ///               | event counter u16 | v<3: delta µs end→start u32, v3: timestamp µs u32 | LL packet
-/// flags: bit0 CRC OK; data: bit1 C→P, bit2 encrypted (MIC checked), bit3 MIC OK;
+/// flags: bit0 CRC OK; data: bit1 C→P, bit2 encrypted (MIC checked), bit3 MIC OK (decrypted,
+///        MIC removed, Length reduced);
 ///        advertising: bits1–2 aux type (channel < 37), bit3 address resolved; bits4–6 PHY
 /// ```
 /// All integers little-endian; the protocol version sits at byte 3 in v1 and v2+ alike.
@@ -118,7 +119,13 @@ public struct NordicBLEHeader: Sendable, Equatable {
             m.encryptionStated = true
             m.micChecked = has(0x04)
             m.micValid = has(0x04) && has(0x08)
+            // packet-nordic_ble.c: bit 2 says the link is encrypted and the MIC was checked, bit 3
+            // that it passed. A passed check means the sniffer had the key and wrote the plaintext
+            // with the MIC removed and Length reduced; a failed one, that it wrote the ciphertext
+            // and MIC as received.
             m.decrypted = m.micValid
+            m.micIncluded = false
+            m.notDecrypted = m.micChecked && !m.micValid
         } else {
             m.pduHint = .advertising
             if channel < 37 { m.auxType = (flags >> 1) & 0x03 }

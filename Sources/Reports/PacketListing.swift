@@ -117,13 +117,15 @@ public struct PacketListing {
     }
 
     static func airFields(_ air: LinkLayerResult) -> [Field] {
-        var fields: [Field] = [.string("crc", air.crcStatus.rawValue)]
+        var fields: [Field] = [.string("crcStatus", air.crcStatus.rawValue)]
         var flags: [FieldValue] = []
         if air.flags.contains(.badCRC) { flags.append(.string("bad-crc")) }
         if air.flags.contains(.retransmission) { flags.append(.string("retransmission")) }
         if air.flags.contains(.empty) { flags.append(.string("empty")) }
         if air.flags.contains(.encrypted) { flags.append(.string("encrypted")) }
         if air.flags.contains(.directionInferred) { flags.append(.string("direction-inferred")) }
+        if air.flags.contains(.notDecrypted) { flags.append(.string("not-decrypted")) }
+        if air.flags.contains(.noise) { flags.append(.string("noise")) }
         fields.append(Field("flags", .list(flags)))
         if let packet = air.packet { fields += packet.fields }
         return fields

@@ -45,12 +45,14 @@ public enum PacketSummary {
         }
     }
 
-    /// What the link layer noticed: `(bad CRC)`, `(retransmission)`, `(encrypted)`.
+    /// What the link layer noticed: `(bad CRC)`, `(retransmission)`, `(encrypted)`, `(… not decrypted …)`.
     static func airFlags(_ air: LinkLayerResult) -> String {
         var notes: [String] = []
         if air.flags.contains(.badCRC) { notes.append("bad CRC") }
         if air.flags.contains(.retransmission) { notes.append("retransmission") }
         if air.flags.contains(.encrypted) { notes.append("encrypted") }
+        if air.flags.contains(.notDecrypted) { notes.append("not decrypted: the sniffer's MIC check failed") }
+        if air.flags.contains(.noise) { notes.append("radio noise: no advertiser or link") }
         return notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"
     }
 

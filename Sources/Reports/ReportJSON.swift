@@ -132,6 +132,7 @@ public enum ReportJSON {
         w.field("aclPackets", stats.aclPackets)
         w.field("airPackets", stats.airPackets)
         w.field("badCrcPackets", stats.badCRCPackets)
+        w.field("undecodableRadioPackets", stats.undecodableRadioPackets)
         w.field("maxConcurrentConnections", stats.maxConcurrentConnections)
         w.key("failuresByKind")
         w.beginObject()

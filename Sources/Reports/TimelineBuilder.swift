@@ -192,13 +192,46 @@ extension Timeline {
         return events
     }
 
+    /// `connected: central C0:11:22:33:44:55 (public) → peripheral D1:5C:F0:EE:02:8F (random-static)`.
+    static func airParties(_ connection: Connection) -> String {
+        func party(_ address: BluetoothAddress?, _ type: AddressType?) -> String {
+            guard let address else { return "unknown" }
+            return type.map { "\(address) (\(AddressKind($0, address).rawValue))" } ?? address.description
+        }
+        guard connection.createUs != nil else { return "joined on air (no CONNECT_IND captured)" }
+        return "connected: central " + party(connection.centralAddress, connection.centralAddressType)
+            + " → peripheral " + party(connection.peerAddress, connection.peerAddressType)
+    }
+
+    /// Who ended the link: on air the LL_TERMINATE_IND's sender, central or peripheral.
+    static func initiatorName(_ initiator: DisconnectInitiator, _ connection: Connection) -> String {
+        guard case .air = connection.link else { return initiator.rawValue }
+        switch initiator {
+        case .localHost: return "the central"
+        case .remote: return "the peripheral"
+        default: return initiator.rawValue
+        }
+    }
+
     static func connectionEvents(_ connection: Connection, gatt: [GATTAttribute], lost: Bool) -> [TimelineEvent] {
         let id = connection.id
         var events: [TimelineEvent] = []
-        var text = "connected as \(connection.role.rawValue)"
+        var text: String
+        if case .air = connection.link {
+            // On air there is no local side: CONNECT_IND names the central (InitA) and the
+            // peripheral (AdvA, the device this timeline is about).
+            text = airParties(connection)
+            if let create = connection.createUs, connection.startUs > create {
+                text += ", \(TimelineFormat.duration(connection.startUs - create)) after CONNECT_IND"
+            }
+        } else {
+            text = "connected as \(connection.role.rawValue)"
+        }
         if let handle = connection.handle { text += ", handle \(Hex.code(handle, width: 4))" }
         if let access = connection.accessAddress { text += ", access address \(Hex.code(access, width: 8))" }
-        if let create = connection.createUs { text += ", \(TimelineFormat.duration(connection.startUs - create)) after the request" }
+        if case .hci = connection.link, let create = connection.createUs {
+            text += ", \(TimelineFormat.duration(connection.startUs - create)) after the request"
+        }
         if let first = connection.parameters.first { text += "; " + parameters(first) }
         text += "; MTU \(connection.mtu)"
         if let length = connection.dataLength { text += ", data length \(length.tx)/\(length.rx)" }
@@ -232,7 +265,7 @@ extension Timeline {
         if let end = connection.endUs, !lost {
             var text = "disconnected after " + TimelineFormat.duration(end - connection.startUs)
             if let reason = connection.disconnectReason { text += ": \(reason.name) (\(Hex.code(reason.rawValue)))" }
-            if let initiator = connection.initiator, initiator != .unknown { text += ", by \(initiator.rawValue)" }
+            if let initiator = connection.initiator, initiator != .unknown { text += ", by " + initiatorName(initiator, connection) }
             events.append(TimelineEvent(kind: .disconnected, timeUs: end, connectionID: id, text: text,
                                         records: connection.endRecord.map { [$0] } ?? []))
         }

@@ -149,6 +149,11 @@ struct DeviceRegistry {
         states[slot].lastSeenUs = max(states[slot].lastSeenUs ?? timeUs, timeUs)
     }
 
+    /// A connection that turned out to be an attempt no longer belongs to the device.
+    mutating func forgetConnection(slot: Int, id: String) {
+        states[slot].connectionIDs.removeAll { $0 == id }
+    }
+
     static func append<T: Equatable>(_ value: T, to list: inout [T]) {
         if !list.contains(value) && list.count < listCap { list.append(value) }
     }

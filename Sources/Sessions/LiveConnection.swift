@@ -13,6 +13,8 @@ final class LiveConnection {
     var disconnectRequested = false
     /// Time of the peripheral's last packet (air captures: answers prove the link is alive).
     var lastPeripheralUs: Int64?
+    /// Time of the central's last packet (air captures: none means the sniffer did not follow).
+    var lastCentralUs: Int64?
     /// Read Blob / Prepare Write values being joined, per handle (bounded).
     var longValues: [UInt16: [UInt8]] = [:]
     /// The device id of `slot` and the union-find root it was made for (rebuilt when a merge moves the root).

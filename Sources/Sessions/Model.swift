@@ -128,6 +128,9 @@ public struct Connection: Sendable {
     public var subscriptions: [Subscription]
     /// Over the air: the CRC preset of the link (CONNECT_IND's CRCInit).
     public var crcInit: UInt32?
+    /// Over the air: the central (CONNECT_IND's InitA); `peerAddress` is the peripheral.
+    public var centralAddress: BluetoothAddress?
+    public var centralAddressType: AddressType?
     /// Values that need no answer (notifications, Write Commands), counted per handle.
     public var valueCounts: [ValueCountKey: Int]
     /// When the client ran GATT discovery on this link (first and last discovery request).
@@ -326,6 +329,9 @@ public struct CaptureStatistics: Sendable {
     public var aclPackets = 0
     public var airPackets = 0
     public var badCRCPackets = 0
+    /// Air packets attributed to no advertiser or link: bad CRCs (`badCRCPackets`) and radio
+    /// noise (docs/air-captures.md, "Radio noise").
+    public var undecodableRadioPackets = 0
     public var attPDUs: [UInt8: Int] = [:]
     /// ATT PDUs the capturing tool cut (btsnooz, bug-report summaries), by the opcode still
     /// visible; `hiddenATTPDUs` counts them all, opcode visible or not.

@@ -21,13 +21,33 @@ extension SessionAnalyzer {
         case .malformedATT(let opcode, _):
             if let opcode { attOpcodeCounts[Int(opcode.rawValue)] += 1 }
         case .smp(let smp):
-            if case .identityAddressInformation(let type, let address) = smp.parameters,
-               let slot = live[pdu.link]?.slot {
-                // The peer's identity address: the RPAs it used and this address are one device.
-                let identitySlot = registry.slot(address, type: type)
-                registry.merge(slot, identitySlot)
-                registry.assign(DeviceIdentity(value: address.description, source: "smp-identity-address"), to: slot)
+            if case .identityAddressInformation(let type, let address) = smp.parameters, let conn = live[pdu.link] {
+                identityAddress(address, type: type, sentOn: pdu.direction, conn)
             }
+        default:
+            break
+        }
+    }
+
+    /// SMP Identity Address Information belongs to its sender (Core v5.4 Vol 3 Part H §3.6.5):
+    /// the peer's (received; on air, from the peripheral, whose device `conn` is) makes its
+    /// RPAs and this address one device; the central's, on air, is the central's own device;
+    /// the one the local host sent is the local adapter's, no device of the capture.
+    mutating func identityAddress(_ address: BluetoothAddress, type: AddressType, sentOn direction: Direction,
+                                  _ conn: LiveConnection) {
+        let identity = DeviceIdentity(value: address.description, source: "smp-identity-address")
+        switch direction {
+        case .received, .peripheralToCentral:
+            guard let slot = conn.slot else { return }
+            registry.merge(slot, registry.slot(address, type: type))
+            registry.assign(identity, to: slot)
+        case .centralToPeripheral:
+            let centralSlot = conn.connection.centralAddress.map {
+                registry.slot($0, type: conn.connection.centralAddressType ?? .publicDevice)
+            }
+            let identitySlot = registry.slot(address, type: type)
+            if let centralSlot { registry.merge(centralSlot, identitySlot) }
+            registry.assign(identity, to: centralSlot ?? identitySlot)
         default:
             break
         }

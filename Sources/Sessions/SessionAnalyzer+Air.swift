@@ -9,8 +9,12 @@ import PacketDecoding
 extension SessionAnalyzer {
     mutating func handleAir(_ air: LinkLayerResult, packet: DecodedPacket, events: inout [SessionEvent]) {
         let now = packet.record.timestampUs
-        if air.flags.contains(.badCRC) {
-            stats.badCRCPackets += 1
+        // Events first: the packet that confirms a link (the peripheral's answer) is its first,
+        // and any packet, even a bad one, carries the expiry of links gone silent.
+        if !air.events.isEmpty { airEvents(air.events, packet: packet, events: &events) }
+        if air.flags.contains(.badCRC) || air.flags.contains(.noise) {
+            if air.flags.contains(.badCRC) { stats.badCRCPackets += 1 }
+            stats.undecodableRadioPackets += 1
             return
         }
         guard let ll = air.packet else { return }
@@ -25,14 +29,18 @@ extension SessionAnalyzer {
             let link = LinkID.air(accessAddress: ll.accessAddress)
             guard let conn = live[link] else { break }
             conn.connection.lastActivityUs = now
-            if air.direction == .peripheralToCentral { conn.lastPeripheralUs = now }
+            if air.direction == .peripheralToCentral { conn.lastPeripheralUs = now } else { conn.lastCentralUs = now }
         }
-        for event in air.events {
+    }
+
+    private mutating func airEvents(_ airEvents: [LinkLayerEvent], packet: DecodedPacket, events: inout [SessionEvent]) {
+        let now = packet.record.timestampUs
+        for event in airEvents {
             switch event {
             case .connectionCreated(let created):
-                airConnection(accessAddress: created.accessAddress, created: created, record: packet.record)
+                airConnection(accessAddress: created.accessAddress, created: created, record: packet.record, events: &events)
             case .connectionJoined(let accessAddress):
-                airConnection(accessAddress: accessAddress, created: nil, record: packet.record)
+                airConnection(accessAddress: accessAddress, created: nil, record: packet.record, events: &events)
             case .connectionTerminated(let accessAddress, let reason, let sender):
                 end(.air(accessAddress: accessAddress), reason: HCIStatus(rawValue: reason.rawValue),
                     initiator: sender == .centralToPeripheral ? .localHost : .remote, timeUs: now,
@@ -47,8 +55,12 @@ extension SessionAnalyzer {
         }
     }
 
-    mutating func airConnection(accessAddress: UInt32, created: LLConnection?, record: CaptureRecord) {
+    mutating func airConnection(accessAddress: UInt32, created: LLConnection?, record: CaptureRecord,
+                                events: inout [SessionEvent]) {
         let link = LinkID.air(accessAddress: accessAddress)
+        // A CONNECT_IND on an address in use starts a new connection: the old one ended before
+        // it, as its own packets tell (`endSilent`: end not captured unless they show more).
+        if let old = live[link] { _ = endSilent(link, old, atCaptureEnd: false, events: &events) }
         var slot: Int?
         if let advertiser = created?.advertiser {
             slot = registry.slot(advertiser, type: created?.advertiserType ?? .publicDevice)
@@ -63,13 +75,16 @@ extension SessionAnalyzer {
         let connection = Connection(
             id: id, deviceID: slot.map { registry.deviceID(of: $0) }, link: link, handle: nil, accessAddress: accessAddress,
             peerAddress: created?.advertiser, peerAddressType: created?.advertiserType, role: .unknown,
-            createUs: created == nil ? nil : record.timestampUs, startUs: record.timestampUs, startRecord: record.index,
+            createUs: created?.startedUs, startUs: record.timestampUs, startRecord: record.index,
             endUs: nil, endRecord: nil, disconnectReason: nil, initiator: nil,
             completeEvent: created == nil ? "joined (no CONNECT_IND seen)" : "CONNECT_IND",
             parameters: parameters, mtu: 23, dataLength: nil, phy: nil, encrypted: false,
             lastActivityUs: record.timestampUs, transactions: [], transactionTotals: TransactionTotals(), subscriptions: [],
             crcInit: created?.crcInit, valueCounts: [:], discovery: nil)
-        live.insert(LiveConnection(connection: connection, number: connectionCount, slot: slot), for: link)
+        var air = connection
+        air.centralAddress = created?.initiator
+        air.centralAddressType = created?.initiatorType
+        live.insert(LiveConnection(connection: air, number: connectionCount, slot: slot), for: link)
         stats.maxConcurrentConnections = max(stats.maxConcurrentConnections, live.count)
         if let slot { registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs) }
     }
@@ -91,11 +106,25 @@ extension SessionAnalyzer {
         let interval = Int64(conn.connection.parameters.first?.intervalUs ?? 0)
         guard let lastPeripheral = conn.lastPeripheralUs else {
             _ = live.remove(link)
+            // An attempt, not a connection: nothing in the report may name it as one.
+            let id = conn.connection.id
+            if let slot = conn.slot { registry.forgetConnection(slot: slot, id: id) }
+            for index in failures.indices where failures[index].connectionID == id { failures[index].connectionID = nil }
+            guard conn.lastCentralUs != nil else {
+                // Nothing on the new access address: the sniffer did not follow the link, whose
+                // fate the capture does not show. An attempt never completed, not a failure.
+                attempts.append(ConnectionAttempt(peerAddress: conn.connection.peerAddress,
+                                                  deviceID: conn.connection.deviceID, createUs: conn.connection.startUs,
+                                                  endUs: nil, outcome: .neverCompleted, status: nil))
+                return true
+            }
             let status = HCIStatus(rawValue: 0x3E)
             attempts.append(ConnectionAttempt(peerAddress: conn.connection.peerAddress, deviceID: conn.connection.deviceID,
                                               createUs: conn.connection.startUs, endUs: last, outcome: .failed, status: status))
             fail(.connectionFailed, at: last, record: nil, slot: conn.slot, connection: nil,
-                 "Connection to \(label(slot: conn.slot)) failed: the peripheral never answered (\(status.name), \(Hex.code(status.rawValue)))",
+                 "Connection to \(label(slot: conn.slot)) failed: the central's packets on access address "
+                    + "\(Hex.code(conn.connection.accessAddress ?? 0, width: 8)) went unanswered "
+                    + "(\(status.name), \(Hex.code(status.rawValue)))",
                  details: [.int("status", status.rawValue), .string("statusName", status.name)])
             return true
         }

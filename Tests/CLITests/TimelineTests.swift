@@ -153,6 +153,30 @@ struct TimelineTests {
         #expect(plain.stdout.split(separator: "\n").filter { $0.contains(" ✗ ") || $0.contains(" ! ") }.count == highlighted.count)
     }
 
+    /// On air there is no local side: CONNECT_IND names the central and the peripheral, and
+    /// the LL_TERMINATE_IND's sender ended the link.
+    @Test func airTimelineNamesCentralAndPeripheral() throws {
+        let central = BluetoothAddress("C0:11:22:33:44:55")!, peripheral = BluetoothAddress("D1:5C:F0:EE:02:8F")!
+        var s = AirScenario()
+        s.advertise(peripheral)
+        s.connectInd(initA: central, advA: peripheral, accessAddress: 0x5065_4BD1)
+        s.wait(ms: 2)
+        s.empty(0x5065_4BD1, .central)
+        s.empty(0x5065_4BD1, .peripheral)
+        s.wait(ms: 30)
+        s.empty(0x5065_4BD1, .central)
+        s.terminate(0x5065_4BD1, .peripheral, reason: 0x13)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-air-\(UUID().uuidString).pcap")
+        try Data(s.pcap).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let run = try CLI.run([url.path])
+        #expect(run.stdout.contains("    +0.000625  C1    connected: central C0:11:22:33:44:55 (public) → peripheral "
+                                    + "D1:5C:F0:EE:02:8F (public), access address 0x50654BD1; interval 30 ms, latency 0, "
+                                    + "timeout 2 s; MTU 23\n"))
+        #expect(run.stdout.contains("C1    disconnected after 34.5 ms: Remote User Terminated Connection (0x13), by the peripheral\n"))
+        #expect(!run.stdout.contains("connected as unknown"))
+    }
+
     @Test func vendorCommandsShowByNameWithOutcomeAndLatency() throws {
         var analysis = Analysis.run(try CaptureFile.open(SharedCaptures.packageRoot.appendingPathComponent("Samples/demo-lock.btsnoop").path))
         let start = analysis.report.stats.firstTimeUs ?? 0

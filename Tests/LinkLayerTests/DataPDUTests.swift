@@ -47,6 +47,14 @@ struct DataChannelPDUTests {
         #expect(pdu.content == .l2capStart([0x01, 0x02]) && pdu.mic == [0xA1, 0xA2, 0xA3, 0xA4])
     }
 
+    /// The nRF Sniffer writes decrypted PDUs with the MIC removed and Length reduced: an
+    /// LL_TERMINATE_IND is its two octets.
+    @Test func decryptedPayloadWithoutMICIsWhole() throws {
+        var reader = ByteReader([0x03, 0x02, 0x02, 0x13], layer: .linkLayer)
+        let pdu = try DataChannelPDU(parsing: &reader, encrypted: false, decrypted: true, micIncluded: false)
+        #expect(pdu.mic == nil && pdu.summary == "LL_TERMINATE_IND reason Remote User Terminated Connection (0x13)")
+    }
+
     @Test func headerTruncations() {
         for (length, field) in [(0, "data channel header"), (1, "data channel length")] {
             var reader = ByteReader(Array([0x02, 0x01].prefix(length)), layer: .linkLayer)

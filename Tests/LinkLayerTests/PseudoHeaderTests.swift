@@ -127,7 +127,7 @@ struct NordicBLEHeaderTests {
         #expect(m.snifferDeltaUs == 19658 && m.snifferTimestampUs == nil)
         #expect(m.pduHint == .data && m.direction == .centralToPeripheral)
         #expect(m.crcChecked && !m.crcValid)
-        #expect(m.encrypted && m.micChecked && m.micValid && m.decrypted)
+        #expect(m.encrypted && m.micChecked && m.micValid && m.decrypted && !m.micIncluded && !m.notDecrypted)
         #expect(m.channelIndex == 5 && m.rfChannel == 6 && m.rssiDBm == -70)
     }
 

@@ -177,10 +177,26 @@ struct LinkLayerTrackerTests {
         #expect(later.error == .truncated(layer: .linkLayer, field: "PDU", at: 4, needed: 36, available: 2))
     }
 
-    @Test func unknownAccessAddressJoins() {
+    /// Data PDUs on an access address no CONNECT_IND announced are noise until the other side
+    /// answers (here 150 µs later, inferred from timing): then the link is joined.
+    @Test func unknownAccessAddressJoinsWhenAnswered() {
         var feed = Feed()
-        let result = feed.send(dataPacket(llid: 2, sn: false, nesn: false, [0x01, 0x00, 0x04, 0x00, 0x1B]), after: 0)
-        #expect(result.events == [.connectionJoined(accessAddress: 0x552B_82F6)])
-        #expect(result.crcStatus == .unknown && result.fragment?.isStart == true)
+        let first = feed.send(dataPacket(llid: 2, sn: false, nesn: false, [0x01, 0x00, 0x04, 0x00, 0x1B]), after: 0)
+        #expect(first.events == [] && first.flags == [.noise, .directionInferred] && first.fragment == nil)
+        #expect(feed.tracker.connections.isEmpty)
+        let answer = feed.send(dataPacket(llid: 2, sn: false, nesn: true, [0x01, 0x00, 0x04, 0x00, 0x1B]), after: 150)
+        #expect(answer.events == [.connectionJoined(accessAddress: 0x552B_82F6)])
+        #expect(answer.direction == .peripheralToCentral)
+        #expect(answer.crcStatus == .unknown && answer.fragment?.isStart == true)
+    }
+
+    /// Never answered, the address is forgotten after four seconds of silence, without an event.
+    @Test func unansweredAccessAddressIsForgotten() {
+        var feed = Feed()
+        _ = feed.send(dataPacket(llid: 1, sn: false, nesn: false, []), after: 0)
+        let later = feed.send(connectIndLL.prefix(6) + [], after: 4_000_001)
+        #expect(later.events == [])
+        let again = feed.send(dataPacket(llid: 1, sn: false, nesn: false, []), after: 1_000_000)
+        #expect(again.flags.contains(.noise) && again.events == [])
     }
 }

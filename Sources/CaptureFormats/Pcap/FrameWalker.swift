@@ -9,6 +9,9 @@ struct PacketFrame: Equatable {
     var dataOffset: Int
     /// `epb_flags` bits 0–1 as a direction (pcapng only; nil when absent or 0).
     var direction: Direction?
+    /// The packet's bytes as the file holds them, when asked for because libpcap may have cut
+    /// them to the snapshot length and the file holds more.
+    var storedData: [UInt8]? = nil
 }
 
 enum FrameStep: Equatable {
@@ -37,7 +40,9 @@ enum FrameWalker {
     }
 
     /// The frame of the record libpcap just read, which kept `capturedLength` bytes of it; a
-    /// libpcap that kept fewer than `clamp` bytes did not cut the record.
+    /// libpcap that kept fewer than `clamp` bytes did not cut the record. When it may have,
+    /// a pcap frame carries the packet bytes the file holds if they are more (`storedData`);
+    /// libpcap refuses a pcapng packet longer than its interface's snapshot length instead.
     func next(capturedLength: Int, clamp: Int) -> FrameStep {
         switch self {
         case .pcap(let walker): walker.next(capturedLength: capturedLength, clamp: clamp)
@@ -76,14 +81,15 @@ final class PcapFrameWalker {
     /// (that read cost a fifth of the reading thread's instructions). A record libpcap may have
     /// cut to its snapshot length is read from the file.
     func next(capturedLength: Int, clamp: Int) -> FrameStep {
-        guard capturedLength < clamp else { return next() }
+        guard capturedLength < clamp else { return next(keepingBeyond: capturedLength) }
         let frame = PacketFrame(offset: nextOffset, size: Self.recordHeaderSize + capturedLength,
                                 dataOffset: nextOffset + Self.recordHeaderSize, direction: nil)
         nextOffset += frame.size
         return .frame(frame)
     }
 
-    func next() -> FrameStep {
+    /// `keepingBeyond`: return the packet bytes (`storedData`) when the record holds more.
+    func next(keepingBeyond kept: Int? = nil) -> FrameStep {
         if input.offset < nextOffset {
             let gap = nextOffset - input.offset
             guard input.skip(gap) == gap else { return .end }
@@ -98,6 +104,10 @@ final class PcapFrameWalker {
             return .truncated(offset: offset, have: reader.remaining, total: Self.recordHeaderSize, header: true)
         }
         let total = Self.recordHeaderSize + Int(included)
+        if let kept, Int(included) > kept, let record = input.take(total) {
+            return .frame(PacketFrame(offset: offset, size: total, dataOffset: offset + Self.recordHeaderSize,
+                                      direction: nil, storedData: Array(record.dropFirst(Self.recordHeaderSize))))
+        }
         let skipped = input.skip(total)
         guard skipped == total else { return .truncated(offset: offset, have: skipped, total: total, header: false) }
         return .frame(PacketFrame(offset: offset, size: total, dataOffset: offset + Self.recordHeaderSize, direction: nil))

@@ -169,9 +169,22 @@ final class PcapReader: RecordBatchReader {
         staged = [CaptureRecord](unsafeUninitializedCapacity: pulled.count) { records, initialized in
             guard let base = records.baseAddress else { return }
             var start = pulled.count
-            for entry in pulled {
+            for var entry in pulled {
                 recordNumber += 1
                 let frame = nextFrame(capturedLength: entry.bytes.count)
+                // libpcap cuts a record to the file's snapshot length even when the file holds it
+                // whole (included length = original length): the file's bytes are the record.
+                if let stored = frame?.storedData, stored.count > entry.bytes.count {
+                    if stored.count >= entry.originalLength { cutRecords -= 1 }
+                    entry.bytes = 0..<stored.count
+                    if role == .h4, placeH4Record(entry, in: stored, frame: frame, at: base + start - 1) {
+                        start -= 1
+                    } else if let record = record(entry, in: stored, frame: frame) {
+                        start -= 1
+                        (base + start).initialize(to: record)
+                    }
+                    continue
+                }
                 if role == .h4, placeH4Record(entry, in: bytes, frame: frame, at: base + start - 1) {
                     start -= 1
                 } else if let record = record(entry, in: bytes, frame: frame) {
