@@ -52,7 +52,7 @@ struct AirCaptureTests {
         #expect(connection?.mtu == 247)
         #expect(connection?.disconnectReason == HCIStatus(rawValue: 0x13))
         #expect(connection?.transactions.map(\.outcome) == [.ok, .ok])
-        #expect(connection?.transactions.last?.value == [0x42, 0x43, 0x44])
+        #expect(connection?.transactions.last?.responseValue == [0x42, 0x43, 0x44])
         // Identity Address Information belongs to its sender: the central's is the central's.
         #expect(report.devices.map { $0.identity?.value } == [peripheralIdentity.description, centralIdentity.description])
         #expect(report.devices.map { $0.addresses.map(\.address) }
