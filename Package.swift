@@ -3,7 +3,7 @@ import PackageDescription
 
 /// One library per layer; dependencies point down only:
 /// BLEBase ← CaptureFormats ← HCI | LinkLayer ← L2CAP ← ATT ← PacketDecoding ← Sessions ← VendorDecoding ←
-/// Reports ← bledecode.
+/// Reports ← BLEDecode (the library product) | bledecode.
 /// No unsafe flags, so that the package can be a versioned dependency: the release build's speed
 /// settings are scripts/release-build's.
 let package = Package(
@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "bledecode", targets: ["bledecode"]),
+        .library(name: "BLEDecode", targets: ["BLEDecode"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -30,6 +31,8 @@ let package = Package(
         .target(name: "Sessions", dependencies: ["PacketDecoding"]),
         .target(name: "VendorDecoding", dependencies: ["BLEBase", .product(name: "Yams", package: "Yams")]),
         .target(name: "Reports", dependencies: ["Sessions", "VendorDecoding"]),
+        // The library product's public API (docs/library.md); everything below it stays out of sight.
+        .target(name: "BLEDecode", dependencies: ["Reports", "Sessions", "VendorDecoding", "CaptureFormats", "ATT", "BLEBase"]),
         .executableTarget(name: "bledecode", dependencies: [
             "Reports", "Sessions", "VendorDecoding", "PacketDecoding", "BLEBase",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -48,6 +51,9 @@ let package = Package(
         .testTarget(name: "VendorDecodingTests", dependencies: [
             "VendorDecoding", "PacketDecoding", "AnalyzerTestSupport", .product(name: "Yams", package: "Yams"),
         ]),
+        // Uses only `import BLEDecode`, as a user's package would; runs `bledecode` to compare with.
+        .testTarget(name: "BLEDecodeAPITests", dependencies: ["BLEDecode", "bledecode"],
+                    swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(name: "CLITests", dependencies: ["AnalyzerTestSupport", "bledecode"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
