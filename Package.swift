@@ -3,20 +3,23 @@ import PackageDescription
 
 /// One library per layer; dependencies point down only:
 /// BLEBase ← CaptureFormats ← HCI | LinkLayer ← L2CAP ← ATT ← PacketDecoding ← Sessions ← VendorDecoding ←
-/// Reports ← bledecode.
+/// Reports ← BLEDecode (the library product) | bledecode.
+/// No unsafe flags, so that the package can be a versioned dependency: the release build's speed
+/// settings are scripts/release-build's.
 let package = Package(
     name: "bledecode",
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "bledecode", targets: ["bledecode"]),
+        .library(name: "BLEDecode", targets: ["BLEDecode"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
-        .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
-        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CPcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"]), .brew(["libpcap"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "BLEBase"),
         .target(name: "AssignedNumbers", dependencies: ["BLEBase"]),
         .target(name: "CaptureFormats", dependencies: ["BLEBase", "CPcap", "CZlib"]),
@@ -28,6 +31,8 @@ let package = Package(
         .target(name: "Sessions", dependencies: ["PacketDecoding"]),
         .target(name: "VendorDecoding", dependencies: ["BLEBase", .product(name: "Yams", package: "Yams")]),
         .target(name: "Reports", dependencies: ["Sessions", "VendorDecoding"]),
+        // The library product's public API (docs/library.md); everything below it stays out of sight.
+        .target(name: "BLEDecode", dependencies: ["Reports", "Sessions", "VendorDecoding", "CaptureFormats", "ATT", "BLEBase"]),
         .executableTarget(name: "bledecode", dependencies: [
             "Reports", "Sessions", "VendorDecoding", "PacketDecoding", "BLEBase",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -46,31 +51,13 @@ let package = Package(
         .testTarget(name: "VendorDecodingTests", dependencies: [
             "VendorDecoding", "PacketDecoding", "AnalyzerTestSupport", .product(name: "Yams", package: "Yams"),
         ]),
+        // Uses only `import BLEDecode`, as a user's package would; runs `bledecode` to compare with.
+        .testTarget(name: "BLEDecodeAPITests", dependencies: ["BLEDecode", "bledecode"],
+                    swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(name: "CLITests", dependencies: ["AnalyzerTestSupport", "bledecode"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )
-
-// Release builds of the project's own code skip the run-time exclusivity checks (debug builds, so the
-// tests, and the fuzz builds keep them; the compile-time ones always apply): they cost 7 % of a full
-// analysis (docs/performance.md).
-if Context.environment["BLEDECODE_FUZZ"] != "1" {
-    for target in package.targets where target.type == .regular || target.type == .executable {
-        target.swiftSettings = (target.swiftSettings ?? [])
-            + [.unsafeFlags(["-enforce-exclusivity=unchecked", "-static-stdlib", "-cross-module-optimization"], .when(configuration: .release))]
-        // Cross-module optimization lets the layers' small functions inline into the next layer up
-        // (callgrind, 1 M btsnoop: 84 M fewer instructions of 5.0 G).
-        // Release executables carry the Swift runtime and libraries inside (what `swift build
-        // --static-swift-stdlib` does, as a setting): calls into the runtime (retain, release,
-        // allocation, on every packet) are then direct rather than through a shared library's
-        // table, and the program starts without binding them: a full analysis takes 9 % less
-        // time (docs/performance.md). lld links them: the GNU linker warns about a `mktemp` inside
-        // the static Foundation, which bledecode never calls.
-        if target.type == .executable {
-            target.linkerSettings = [.unsafeFlags(["-static-stdlib", "-use-ld=lld"], .when(configuration: .release))]
-        }
-    }
-}
 
 // libFuzzer targets (docs/fuzzing.md, Fuzz/smoke): declared only when BLEDECODE_FUZZ=1, because they
 // link only with `-sanitize=fuzzer` (libFuzzer's driver); Fuzz/smoke builds them in their own scratch path.

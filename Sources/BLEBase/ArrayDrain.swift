@@ -12,7 +12,7 @@ extension Array {
     /// the rest in order and the capacity. Reversed, the elements come off the end (`removeLast`
     /// moves one out and leaves nothing behind; a second reversal puts the rest back in order);
     /// moving each out in place needed a placeholder value written in its place and destroyed with
-    /// the array, about 100 instructions for a vendor frame (callgrind).
+    /// the array.
     @inlinable
     public mutating func drainFirst(_ k: Int, _ body: (consuming Element) -> Void) {
         // Nothing to hand over: no reversals.
@@ -23,7 +23,7 @@ extension Array {
     }
 
     /// `reverse()` with each element moved: `Array.reverse()` swaps through copies, retaining and
-    /// releasing what each holds (callgrind).
+    /// releasing what each holds.
     @inlinable
     mutating func reverseByMoving() {
         withUnsafeMutableBufferPointer { $0.reverse() }
@@ -31,8 +31,8 @@ extension Array {
 
     /// Removes the first `k` elements, keeping the capacity. When they are all of them and few
     /// (a per-value list of one or two), one by one from the end: `removeFirst(_:)` and
-    /// `removeAll(keepingCapacity:)` go through the generic `replaceSubrange`, about 250
-    /// instructions even for one element (callgrind).
+    /// `removeAll(keepingCapacity:)` go through the generic `replaceSubrange`, costly even for
+    /// one element.
     @inlinable
     public mutating func removeFirstFew(_ k: Int) {
         if k == count, k <= 8 {

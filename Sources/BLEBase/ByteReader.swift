@@ -95,7 +95,7 @@ public struct ByteReader: Sendable {
 
     /// Always inlined, as `readUInt64BE`: container headers read them on every record (btsnoop's
     /// five fields were a call each). The little-endian reads are left to the optimizer: forced
-    /// inline, they grew the decoding thread's functions and its instructions (callgrind).
+    /// inline, they grew the decoding thread's functions and made it slower.
     @inlinable @inline(__always)
     public mutating func readUInt32BE(_ field: StaticString = "u32") throws(DecodeError) -> UInt32 {
         try load(UInt32.self, bigEndian: true, field: field)
@@ -224,8 +224,8 @@ public struct ByteReader: Sendable {
         offset >= 0 && offset < remaining ? storage[cursor + offset] : nil
     }
 
-    /// Moves past the next `count` bytes after one check; always inlined, as `readBlock` is (a
-    /// reader that passed over each packet through a call spent 28 instructions a record on it).
+    /// Moves past the next `count` bytes after one check; always inlined, as `readBlock` is:
+    /// readers pass over part of every packet with it.
     @inlinable @inline(__always)
     public mutating func skip(_ count: Int, _ field: StaticString = "skipped bytes") throws(DecodeError) {
         guard count >= 0 else { throw negativeLength(count, field: field) }

@@ -1,6 +1,6 @@
 /// Values under a few comparable keys (attribute handles, command codes), kept in key order and
-/// searched in halves: one binary search per lookup, where hashing the key for a dictionary cost
-/// about three times as many instructions (callgrind).
+/// searched in halves: one binary search per lookup costs less than hashing the key for a
+/// dictionary.
 public struct SortedMap<Key: Comparable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline var keys: [Key] = []
     @usableFromInline var values: [Value] = []

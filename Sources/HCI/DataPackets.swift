@@ -47,9 +47,9 @@ public struct ACLDataPacket: Sendable, Equatable {
     public var broadcastFlag: UInt8
     public var dataTotalLength: UInt16
     /// Where the payload (the L2CAP bytes) lies in the parsed reader's storage (absolute
-    /// indices, as `ByteReader.position` counts). The packet holds no reference to the bytes:
-    /// holding a reader cost a retain, a release and a switch in the packet's destroy, per ACL
-    /// packet (callgrind); `payload(in:)` reads them back.
+    /// indices, as `ByteReader.position` counts). The packet holds no reference to the bytes, so
+    /// destroying it costs no reference count per ACL packet (docs/performance.md);
+    /// `payload(in:)` reads them back.
     public var payloadRange: Range<Int>
     /// The payload's first byte as errors report it (the parsed reader's `reportedOffset`).
     public var payloadOffset: Int

@@ -111,7 +111,7 @@ public struct PartialL2CAPFrame: Sendable, Equatable {
 
     /// True once `outcome` is not nil: the bytes reached the header's length, or a cut made the
     /// end unknowable. Asked first, so that a PDU still waiting makes and drops no empty outcome
-    /// (127 instructions per fragment, callgrind).
+    /// on every fragment.
     var isResolved: Bool {
         guard let expected = expectedByteCount else { return missingByteCount > 0 }
         return receivedByteCount + missingByteCount >= expected

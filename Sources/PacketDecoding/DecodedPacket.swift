@@ -10,7 +10,7 @@ import LinkLayer
 public struct DecodedPacket: Sendable {
     public var record: CaptureRecord
     /// The HCI packet, for HCI-level captures; `.absent` otherwise (not an optional: storing into
-    /// an empty optional destroyed it through the runtime's generic witness, callgrind).
+    /// an empty optional destroyed it through the runtime's generic witness).
     public var hci: HCIPacket = .absent
     /// The link-layer packet, for air captures (pseudo-header, PDU, CRC verdict, flags).
     public var air: LinkLayerResult? {
@@ -52,7 +52,7 @@ public struct DecodedPacket: Sendable {
 
     /// Sets `hci` to an ACL packet. When `hci` holds an ACL packet or none (most records), no
     /// reference is held and it is overwritten in place: assigned, the previous packet went
-    /// through the enum's outlined destroy, three calls and 57 instructions a record (callgrind).
+    /// through the enum's outlined destroy on every record.
     mutating func setHCI(acl: ACLDataPacket) {
         let holdsNoReference: Bool
         switch hci {

@@ -8,9 +8,9 @@ public struct L2CAPPDUs: RandomAccessCollection, Sendable {
     /// consumer that wants no copy of them (the subscript returns one), after checking `count`:
     /// while it is 0, a PDU that owns nothing holds the place, or the PDU of a packet emptied
     /// since (`removeAll`). As an optional, storing the first destroyed the empty optional
-    /// through the runtime's generic witness (callgrind).
+    /// through the runtime's generic witness.
     /// Settable so that a consumer can be lent it in place (`inout`): passed as an argument, it
-    /// was copied first (153 bytes per ATT PDU, callgrind).
+    /// was copied first, once per ATT PDU.
     public var head = L2CAPPDU.placeholder
     public private(set) var rest: [L2CAPPDU] = []
     public private(set) var count = 0
@@ -25,7 +25,7 @@ public struct L2CAPPDUs: RandomAccessCollection, Sendable {
     }
 
     /// Back to no PDU, `rest` keeping its capacity. The first stays in its place until the next
-    /// `append` replaces it: a placeholder put there cost 145 instructions per ACL record.
+    /// `append` replaces it: putting a placeholder there cost a destroy per ACL record.
     public mutating func removeAll() {
         if !rest.isEmpty { rest.removeFirstFew(rest.count) }
         count = 0
@@ -39,7 +39,7 @@ public struct L2CAPPDUs: RandomAccessCollection, Sendable {
     /// Decodes the content of the last PDU from its frame, read where it lies here
     /// (`PacketDecoder.content(of:)`); the decoder appends each PDU first, with the placeholder
     /// content `.other(error: nil)`. That holds no reference, so the content is written over it
-    /// in place: assigned, the placeholder went through two outlined destroys (callgrind).
+    /// in place: assigned, the placeholder went through two outlined destroys.
     mutating func decodeLastContent() {
         if count == 1 {
             assert(Self.isPlaceholder(head.content), "the last PDU's content is decoded once, over the placeholder")

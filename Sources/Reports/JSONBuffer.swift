@@ -1,8 +1,7 @@
 import BLEBase
 
 /// The bytes a `JSONWriter` has written, in memory of its own: each write checks the room once
-/// and stores, where an array checked its uniqueness and capacity per byte appended (the report's
-/// keys and numbers cost twice as many instructions).
+/// and stores, where an array checked its uniqueness and capacity per byte appended.
 final class JSONBuffer: ByteAppending {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int

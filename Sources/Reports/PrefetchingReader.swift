@@ -23,9 +23,8 @@ final class PrefetchingReader: RecordReader, @unchecked Sendable {
     /// unused, and whoever calls `batchUsed()` for each batch wakes it. The thread that finishes
     /// with a batch (the vendor thread) then wakes it rather than the one taking batches (the
     /// decoding thread), and the scheduler wakes a thread on the CPU of its waker: woken by the
-    /// decoding thread, it often ran on that thread's CPU for seconds, taking 12 % of the
-    /// critical thread's time while the other CPU idled a third of it (`perf` per CPU, runs 25 %
-    /// slower than those where it shared the vendor thread's CPU).
+    /// decoding thread, it often ran on that thread's CPU, the critical one, while the other CPU
+    /// idled (docs/architecture.md, docs/performance.md).
     init(_ reader: any RecordReader, recordsPerBatch: Int = SessionStage.recordsPerBatch, pacedByUse: Bool = false) {
         self.reader = reader
         info = reader.info
@@ -50,8 +49,8 @@ final class PrefetchingReader: RecordReader, @unchecked Sendable {
         }
     }
 
-    /// Up to `count` records read from `reader`, placed last first as they come (reversing a
-    /// batch afterwards cost 134 instructions a record).
+    /// Up to `count` records read from `reader`, placed last first as they come (rather than
+    /// reversing the batch afterwards).
     static func lastFirst(_ reader: any RecordReader, count: Int) -> [CaptureRecord] {
         [CaptureRecord](unsafeUninitializedCapacity: count) { records, initialized in
             guard let base = records.baseAddress else { return }
@@ -76,9 +75,8 @@ final class PrefetchingReader: RecordReader, @unchecked Sendable {
     }
 
     /// Hands a batch whose records were used back to the reading thread, which frees it there
-    /// (and each record's reference to its bytes, an atomic release): freed on the decoding
-    /// thread, the critical one, a batch cost 30 instructions and a release per record
-    /// (callgrind). When the way back is full, it is freed here.
+    /// (and each record's reference to its bytes, an atomic release), off the decoding thread,
+    /// the critical one. When the way back is full, it is freed here.
     func giveBack(_ batch: consuming [CaptureRecord]) {
         _ = spent.trySend(batch)
     }

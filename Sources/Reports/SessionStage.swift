@@ -42,7 +42,7 @@ struct SessionStage {
     /// One batch of the reading thread: each record changes places with the packet's previous
     /// one, which the batch then takes back to the reading thread with the others, to be freed
     /// there (moved out of the batch and into the packet, each record cost a copy into a
-    /// temporary and a destroy, 150 instructions).
+    /// temporary and a destroy).
     private mutating func step(batchOf reader: PrefetchingReader, into events: inout [SessionEvent]) -> Int? {
         var records = reader.nextBatch()
         // Last record first.

@@ -33,7 +33,7 @@ enum SessionThread {
             while let offset = transfer.stage.step(into: &events) {
                 // Handed over as the only reference: sent while `events` still held it, the batch
                 // was copied whole when the vendor thread took its first event before this thread
-                // emptied `events` (half the batches under callgrind).
+                // emptied `events`.
                 let batch = events
                 events = []
                 handOff.send(.events(consume batch, fileOffset: offset))

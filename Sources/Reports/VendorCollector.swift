@@ -5,7 +5,7 @@ import VendorDecoding
 /// What the vendor layer keeps of its sessions' events, which the sessions hand straight to it
 /// (`VendorEventSink`): every frame counted in its stream's totals, frames and failures listed
 /// up to their caps, and the timeline's commands. Collected in a list first and then moved here,
-/// each frame was moved twice more, with a placeholder each time (callgrind).
+/// each frame was moved twice more, with a placeholder each time.
 struct VendorCollector: VendorEventSink {
     let listing: VendorLayer.Listing
     /// False when nobody will read `commands` (the JSON report does not).

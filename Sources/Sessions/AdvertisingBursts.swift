@@ -3,8 +3,8 @@
 /// its advertising.
 ///
 /// Bursts sit in a linked list of reusable slots, and the gaps between neighbours in a min-heap
-/// whose outdated entries are skipped when they come up: a merge costs a few heap steps, where
-/// scanning every gap and closing up two arrays cost thousands of instructions per burst.
+/// whose outdated entries are skipped when they come up: a merge costs a few heap steps, not a
+/// scan of every gap and two arrays closed up.
 struct AdvertisingBursts {
     /// A gap longer than this starts a new burst.
     static let gapUs: Int64 = 2_000_000
@@ -136,8 +136,7 @@ struct AdvertisingBursts {
 }
 
 /// A binary min-heap. Sifting moves a hole through the array's buffer and writes the element
-/// once, where swapping through the array checked its uniqueness and bounds per step (a pop cost
-/// 550 instructions on a heap of a thousand gaps, callgrind).
+/// once, where swapping through the array checked its uniqueness and bounds per step.
 struct MinHeap<Element: Comparable> {
     private var elements: [Element] = []
 

@@ -54,8 +54,7 @@ final class LiveConnection {
 }
 
 /// Values by key where a link uses a handful of keys: the first `maxListed` keys in a list
-/// searched in order (hashing a key per packet cost 2 % of the worker thread), any others in a
-/// dictionary. A key lives in one of the two: once the list is full it stays as it is.
+/// searched in order (cheaper than hashing a key per packet), any others in a dictionary. A key lives in one of the two: once the list is full it stays as it is.
 struct FewKeys<Key: Hashable, Value> {
     /// The listed keys and, at the same index, their values (apart, so that a search reads keys only).
     private var keys: [Key] = []

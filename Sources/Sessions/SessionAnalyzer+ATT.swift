@@ -55,7 +55,7 @@ extension SessionAnalyzer {
 
     /// One ATT PDU of a live link. Inlined into `handleL2CAP`, it reads the PDU where the L2CAP
     /// content holds it: called, it was handed a copy of it (an outlined copy of the parameters
-    /// per ATT PDU, 59 M instructions per 1 M packets, callgrind).
+    /// per ATT PDU).
     @inline(__always)
     mutating func handleATT(_ att: ATTPDU, link: LinkID, direction: Direction, record: CaptureRecord, frame: L2CAPFrame,
                             events: inout [SessionEvent]) {
@@ -166,8 +166,7 @@ extension SessionAnalyzer {
     /// Handles a response: the transaction's outcome, and what it teaches (MTU, GATT, CCCD).
     mutating func answer(_ pending: consuming PendingRequest, with response: ATTPDU, in conn: LiveConnection,
                          record: CaptureRecord) {
-        // The request is read and the transaction changed in place (copies of them cost a
-        // tenth of this function).
+        // The request is read and the transaction changed in place, without copies.
         switch response.parameters {
         case .errorResponse(let error):
             pending.transaction.errorCode = error.errorCode

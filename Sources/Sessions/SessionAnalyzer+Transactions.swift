@@ -75,8 +75,8 @@ extension SessionAnalyzer {
     /// Counts a resolved transaction and lists it where the listing wants it. `request` is the
     /// request PDU: its value, shared with its record's bytes, is copied into the transaction only
     /// when it is listed (a listed transaction outlives its record). The transaction is lent
-    /// (`inout`) and copied only into a listing: handed over, each was copied (82 instructions
-    /// and a reference count per transaction, callgrind).
+    /// (`inout`) and copied only into a listing: handed over, each was copied, with a reference
+    /// count per transaction.
     mutating func store(_ transaction: inout ATTTransaction, request: borrowing ATTPDU, in conn: LiveConnection) {
         let key = TransactionTotals.Key(opcode: transaction.opcode.rawValue, handle: transaction.handle)
         let normalEnd = transaction.outcome == .error && transaction.errorCode.map {

@@ -18,8 +18,8 @@ public struct SessionOptions: Sendable {
     /// with the device's ATT values to the vendor decoders.
     public var classifier: (@Sendable (AdvertisingData) -> DeviceClassification?)?
     /// Transactions listed in the whole capture (`--transactions all`, the HTML report's ticks);
-    /// past it only failed ones, at most `SessionAnalyzer.failuresListedPerKind` more. Without it
-    /// a 3 M-packet capture's HTML report held a million transactions: a 76 MB page, 490 MiB at peak.
+    /// past it only failed ones, at most `SessionAnalyzer.failuresListedPerKind` more, so that a
+    /// long capture's HTML report and memory stay bounded.
     public var transactionsListedPerCapture: Int
 
     public init(transactions: TransactionListing = .failed, transactionTimeoutUs: Int64 = 30_000_000,
@@ -125,8 +125,8 @@ public struct SessionAnalyzer {
 
     /// Feeds one decoded packet and appends what the layer above may want to `events` (a buffer
     /// the caller can reuse from packet to packet). The packet is only read: it is `inout` so
-    /// that it is lent in place (passed by value, the caller copied all 384 bytes of it aside
-    /// first, callgrind).
+    /// that it is lent in place (passed by value, the caller copied the whole packet aside
+    /// first).
     public mutating func process(lent packet: inout DecodedPacket, into events: inout [SessionEvent]) {
         let now = packet.record.timestampUs
         stats.records += 1
@@ -153,7 +153,7 @@ public struct SessionAnalyzer {
             handleAir(air, packet: packet, events: &events)
         }
         // Lent to the handler in place (`inout`): the subscript copied each PDU out, and passed as
-        // an argument the first was copied too (153 bytes, callgrind).
+        // an argument the first was copied too.
         if packet.l2cap.count > 0 { handleL2CAP(&packet.l2cap.head, record: packet.record, events: &events) }
         for var pdu in packet.l2cap.rest { handleL2CAP(&pdu, record: packet.record, events: &events) }
     }

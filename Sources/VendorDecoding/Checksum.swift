@@ -101,7 +101,7 @@ public struct ChecksumSpec: Sendable, Equatable {
     /// Reads the stored check value and computes the expected one over `covered` (the bytes
     /// as sent or the plaintext frame, per `overPlaintext`). Nil when the frame is too short.
     /// Inlined: called from a frame plan, which holds the rule, the whole rule was copied to pass
-    /// it (callgrind, 29 instructions a frame).
+    /// it (docs/performance.md).
     @inline(__always)
     func verify(sent: ByteView, covered: ByteView) -> (stored: UInt64, computed: UInt64)? {
         guard let position = position(frameLength: sent.count),

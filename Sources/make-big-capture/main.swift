@@ -2,6 +2,8 @@ import AnalyzerTestSupport
 import CaptureFormats
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Writes a large capture of a long field test (see `FieldTest`) for the benchmarks:

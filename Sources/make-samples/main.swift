@@ -2,6 +2,8 @@ import AnalyzerTestSupport
 import CaptureFormats
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Writes the project's own sample captures into `Samples/` (or the folder given as the first

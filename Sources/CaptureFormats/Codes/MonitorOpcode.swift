@@ -29,7 +29,7 @@ public struct MonitorOpcode: RawRepresentable, Hashable, Sendable {
 
     /// Name, record kind and direction of every opcode: the one table both readers and the
     /// writers use. The name is a literal (nil for an unknown opcode), so that reading a record's
-    /// kind builds no string (a `String` name cost 70 instructions a record, callgrind).
+    /// kind builds no string.
     private var meaning: (name: StaticString?, kind: RecordKind, direction: Direction) {
         let control = { (name: StaticString) in
             (name, RecordKind.control(name: ControlName(stringLiteral: name), code: UInt32(rawValue)), Direction.unknown)

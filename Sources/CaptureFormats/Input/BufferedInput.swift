@@ -5,9 +5,9 @@ import BLEBase
 ///
 /// Bytes leave only as copies (`take`), as `ByteReader`s (`peek`), or lent in place within the
 /// buffered bytes (`withUnreadBytes`), so parsing always stays within checked bounds.
-/// The state lives in one value (`InputWindow`) that each call works on as a whole: with the
-/// exclusivity checks off in release builds it is still 2 % faster over a full analysis than the
-/// same fields stored in the class (measured, docs/performance.md).
+/// The state lives in one value (`InputWindow`) that each call works on as a whole, which runs
+/// faster than the same fields stored in the class, even without exclusivity checks
+/// (docs/performance.md).
 final class BufferedInput {
     static let chunkSize = 1 << 20
 

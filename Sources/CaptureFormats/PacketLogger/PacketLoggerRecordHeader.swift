@@ -24,8 +24,8 @@ struct PacketLoggerRecordHeader: Equatable {
     var microseconds: UInt32
     var type: PacketLoggerType
 
-    /// Read as one block, as the btsnoop record header is (a checked read a field cost 87
-    /// instructions a record, callgrind); a reader short of the 13 bytes reads nothing.
+    /// Read as one block, as the btsnoop record header is (one check a record rather than one a
+    /// field); a reader short of the 13 bytes reads nothing.
     @inline(__always)
     init(parsing reader: inout ByteReader, bigEndian: Bool) throws(DecodeError) {
         (length, seconds, microseconds, type) = try reader.readBlock(Self.size, "record header") { raw in

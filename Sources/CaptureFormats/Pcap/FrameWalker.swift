@@ -26,7 +26,7 @@ enum FrameStep: Equatable {
 /// Follows a pcap or pcapng file's records in step with libpcap, for what libpcap does not
 /// expose: file offsets, the exact place of a truncated final record, and pcapng EPB flags.
 /// An enum over the two walkers rather than a protocol: called through `any`, each record cost
-/// 70 instructions and two reference counts (callgrind).
+/// an existential call and two reference counts.
 enum FrameWalker {
     case pcap(PcapFrameWalker)
     case pcapng(PcapngFrameWalker)
@@ -78,8 +78,8 @@ final class PcapFrameWalker {
 
     /// Records follow one another, each its 16-byte header and its captured bytes: a record
     /// libpcap did not cut is placed from its length without reading the file a second time
-    /// (that read cost a fifth of the reading thread's instructions). A record libpcap may have
-    /// cut to its snapshot length is read from the file.
+    /// (a large share of the reading thread's work). A record libpcap may have cut to its
+    /// snapshot length is read from the file.
     func next(capturedLength: Int, clamp: Int) -> FrameStep {
         guard capturedLength < clamp else { return next(keepingBeyond: capturedLength) }
         let frame = PacketFrame(offset: nextOffset, size: Self.recordHeaderSize + capturedLength,
@@ -177,8 +177,8 @@ final class PcapngFrameWalker {
     }
 
     /// The next block's first three words as stored (the type, the total length, a section
-    /// header's byte-order magic), read in place, and how many of its first 12 bytes there are.
-    /// (Read one checked word at a time, they cost 86 instructions a block, callgrind.)
+    /// header's byte-order magic), read in place, and how many of its first 12 bytes there are
+    /// (one check a block rather than one a word).
     private func blockHead() -> (have: Int, type: UInt32, length: UInt32, third: UInt32?) {
         let have = min(input.fill(12), 12)
         guard have >= 8 else { return (have, 0, 0, nil) }
@@ -191,8 +191,8 @@ final class PcapngFrameWalker {
     /// EPB (§4.3): type, length, interface id u32, timestamp 2×u32, captured u32, original u32,
     /// data padded to 32 bits, options, then the length again. The obsolete Packet Block
     /// (Appendix A) has interface id and drops count as two u16 instead of the u32 interface id;
-    /// otherwise the same. Fields read in place (through readers, they cost 160 instructions a
-    /// block); nil when the flags are absent or do not fit.
+    /// otherwise the same. Fields read in place, without a reader per block; nil when the flags
+    /// are absent or do not fit.
     private func packetFlagsDirection(_ block: ByteReader) -> Direction? {
         let start = block.position
         // Options end before the trailing total length; the captured length is at byte 20.

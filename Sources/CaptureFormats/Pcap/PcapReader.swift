@@ -30,8 +30,8 @@ final class PcapReader: RecordBatchReader {
     private var reportedDirectionConflict = false
     /// Records read ahead from libpcap, last first (`next` pops them). A chunk of them shares one
     /// array of bytes, written before any of its records exists: a record costs no allocation
-    /// of its own (an array each cost 230 instructions to allocate, and was freed on another
-    /// thread), and the records handed to another thread share nothing the reader still changes.
+    /// of its own (to be freed on another thread), and the records handed to another thread
+    /// share nothing the reader still changes.
     private var staged: [CaptureRecord] = []
     /// The most records per chunk; a record that takes the chunk past `bytesPerChunk` ends it.
     static let recordsPerChunk = 1024
@@ -141,8 +141,8 @@ final class PcapReader: RecordBatchReader {
 
     /// Reads the next chunk of records from libpcap, copying their bytes into `scratch` (libpcap
     /// reuses its buffer) and then into one array, then makes them records sharing it, in record
-    /// order (the walker's steps and the diagnostics follow it), placed last first. (Appended to
-    /// the array one by one, a record's bytes cost 88 instructions, callgrind.)
+    /// order (the walker's steps and the diagnostics follow it), placed last first (appending
+    /// each record's bytes to the array checked its capacity and uniqueness every time).
     private func stageChunk() {
         var used = 0
         pulled.removeAll(keepingCapacity: true)
@@ -226,8 +226,8 @@ final class PcapReader: RecordBatchReader {
     /// place and made at `destination`: the type byte after the 201 direction word, the packet
     /// the rest. False (nothing made) for what `PcapPacket` is to decode or report: a record too
     /// short for its header, or whose 201 direction contradicts its pcapng flags. (Through a
-    /// reader and a `PcapPacket`, a record cost three more reference counts and 250 more
-    /// instructions; returned and then copied into place, 40 more, callgrind.)
+    /// reader and a `PcapPacket`, a record cost three more reference counts; returned, it was
+    /// copied once more into place.)
     private func placeH4Record(_ pulled: Pulled, in bytes: [UInt8], frame: PacketFrame?,
                                at destination: UnsafeMutablePointer<CaptureRecord>) -> Bool {
         let headerBytes = linkType == .bluetoothHCIH4WithPHDR ? 5 : 1
@@ -255,7 +255,7 @@ final class PcapReader: RecordBatchReader {
 
     /// The walker's frame for the record libpcap just returned; a walker that falls out of step
     /// is dropped with one diagnostic (offsets and flags are then unknown). Inlined into the
-    /// chunk's loop: called, it cost 40 instructions a record (callgrind).
+    /// chunk's loop, which calls it for every record.
     @inline(__always)
     private func nextFrame(capturedLength: Int) -> PacketFrame? {
         guard let walker else { return nil }

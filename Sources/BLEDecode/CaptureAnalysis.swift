@@ -1,0 +1,54 @@
+public import Foundation
+internal import CaptureFormats
+internal import Reports
+internal import Sessions
+internal import VendorDecoding
+
+/// Analyses capture files: the library's entry point (docs/library.md).
+///
+/// ```swift
+/// let profile = try VendorProfile(contentsOf: profileURL)
+/// let report = try CaptureAnalysis.analyze(captureURL, profiles: [profile])
+/// print(report.devices.count, report.failures.count)
+/// ```
+public enum CaptureAnalysis {
+    /// What the report lists; totals are always complete.
+    public struct Options: Sendable {
+        /// Which lists are kept in full.
+        public enum Listing: String, Sendable, CaseIterable {
+            case all, failed, none
+        }
+
+        /// ATT transactions listed under each connection (default: failed ones, as `bledecode report`).
+        public var transactions: Listing
+        /// Vendor frames listed (default: all, past 10,000 only failed ones, as `bledecode report`).
+        public var vendorFrames: Listing
+
+        public init(transactions: Listing = .failed, vendorFrames: Listing = .all) {
+            self.transactions = transactions
+            self.vendorFrames = vendorFrames
+        }
+    }
+
+    /// Reads the capture at `capture` (btsnoop, PacketLogger, pcap/pcapng, an Android bug report,
+    /// gzip-compressed or not; the format is detected from the content), reconstructs its devices,
+    /// connections and transactions, decodes vendor frames with `profiles`, and returns the report
+    /// `bledecode report` writes for the same file.
+    ///
+    /// Damage inside the capture does not throw: reading goes on past it and the report's
+    /// `warnings` name the record and byte offset (`readToEnd` is false when the file was read only
+    /// in part). Throws `BLEDecodeError` when the file cannot be opened or is not a capture.
+    public static func analyze(_ capture: URL, profiles: [VendorProfile] = [], options: Options = Options()) throws -> CaptureReport {
+        let reader: any RecordReader
+        do {
+            reader = try CaptureFile.open(capture.path)
+        } catch {
+            throw BLEDecodeError(error.description)
+        }
+        let listing = SessionOptions.TransactionListing(rawValue: options.transactions.rawValue) ?? .failed
+        let frames = VendorLayer.Listing(rawValue: options.vendorFrames.rawValue) ?? .all
+        let analysis = Analysis.run(reader, options: SessionOptions(transactions: listing),
+                                    profiles: profiles.map(\.profile), frames: frames, vendorCommands: false)
+        return CaptureReport(analysis)
+    }
+}

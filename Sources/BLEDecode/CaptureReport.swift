@@ -1,0 +1,54 @@
+public import Foundation
+internal import CaptureFormats
+internal import Reports
+internal import Sessions
+
+/// What a capture held, per device: the report model of docs/report.md as Swift values, and its
+/// JSON. Made by `CaptureAnalysis.analyze`.
+public struct CaptureReport: Sendable {
+    /// Every device seen, in the order the capture first showed them (`D1`, `D2`, …).
+    public let devices: [Device]
+    /// Every connection, in the order they started (`C1`, `C2`, …).
+    public let connections: [Connection]
+    /// The failures: `count` is the true total, `listed` those the report lists.
+    public let failures: Failures
+    /// The vendor frames decoded with the profiles, in the order they started.
+    public let vendorFrames: [VendorFrame]
+    /// The names of the profiles that were applied.
+    public let profiles: [String]
+    /// What the reader found wrong with the file and the listings cut short, one line each
+    /// naming the file, record and byte offset (what `bledecode` prints on standard error).
+    public let warnings: [String]
+    /// False when the capture is damaged and was read only in part (`bledecode` exits with 1).
+    public let readToEnd: Bool
+
+    /// Kept for `jsonData`, which writes the report from the analysis itself.
+    private let source: AnalysisBox
+
+    init(_ analysis: Analysis) {
+        let report = analysis.report
+        devices = report.devices.map(Device.init)
+        connections = report.connections.map(Connection.init)
+        failures = Failures(report)
+        vendorFrames = analysis.vendorFrames.map(VendorFrame.init(captured:))
+        profiles = analysis.profiles
+        warnings = analysis.diagnostics.map(\.description)
+        readToEnd = !analysis.diagnostics.contains { $0.severity == .error }
+        source = AnalysisBox(analysis)
+    }
+
+    /// The JSON report (docs/report.md, docs/report.schema.json), byte for byte what
+    /// `bledecode report CAPTURE` writes without its final newline when `commandLine` is that
+    /// command's line (the report records it as `tool.commandLine`).
+    public func jsonData(commandLine: String = "bledecode report") -> Data {
+        var data = Data()
+        ReportJSON.write(source.analysis, commandLine: commandLine) { data.append(contentsOf: $0) }
+        return data
+    }
+}
+
+/// Holds the analysis a report was made from, which is never changed after it is made.
+private final class AnalysisBox: @unchecked Sendable {
+    let analysis: Analysis
+    init(_ analysis: Analysis) { self.analysis = analysis }
+}

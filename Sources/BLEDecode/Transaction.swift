@@ -1,0 +1,37 @@
+internal import ATT
+internal import Sessions
+
+extension CaptureReport {
+    /// An ATT request and what became of it.
+    public struct Transaction: Sendable, Equatable {
+        /// The request's ATT opcode and its name (`Write Request`).
+        public let opcode: UInt8
+        public let opcodeName: String
+        public let handle: UInt16?
+        /// The characteristic or descriptor, by name or UUID (`Battery Level (2A19)`).
+        public let attribute: String?
+        /// Microseconds since 1970 (UTC).
+        public let requestUs: Int64
+        public let responseUs: Int64?
+        /// `ok`, `error`, `timeout`, `no-response` or `no-response-expected` (docs/report.md).
+        public let outcome: String
+        /// The ATT error code of an Error Response, and its name (`Write Not Permitted`).
+        public let errorCode: UInt8?
+        public let errorName: String?
+        /// The capture's record number of the request (as Wireshark numbers frames).
+        public let requestRecord: Int
+
+        init(_ transaction: ATTTransaction) {
+            opcode = transaction.opcode.rawValue
+            opcodeName = transaction.opcode.name
+            handle = transaction.handle
+            attribute = transaction.attribute
+            requestUs = transaction.requestUs
+            responseUs = transaction.responseUs
+            outcome = transaction.outcome.rawValue
+            errorCode = transaction.errorCode?.rawValue
+            errorName = transaction.errorCode?.name
+            requestRecord = transaction.requestRecord
+        }
+    }
+}

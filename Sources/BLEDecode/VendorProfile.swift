@@ -1,0 +1,63 @@
+public import Foundation
+internal import BLEBase
+internal import VendorDecoding
+
+/// A vendor profile (docs/profiles.md): how a gadget's vendor protocol frames, checks, obfuscates
+/// and pairs its commands and responses on its characteristics. Pass it to
+/// `CaptureAnalysis.analyze`, or decode bytes with `frames(in:direction:)`, for example those an
+/// app's encoder writes, in the app's own tests.
+public struct VendorProfile: Sendable {
+    /// The profile's `profile:` name.
+    public var name: String { profile.name }
+
+    let profile: Profile
+    /// Built once per profile: its tables are what decoding frames costs up front.
+    let plan: FramePlan
+
+    /// Loads a profile from a YAML or JSON file; throws `BLEDecodeError` naming the file, line and
+    /// key of what is wrong.
+    public init(contentsOf url: URL) throws {
+        do {
+            self.init(try ProfileLoader.load(path: url.path))
+        } catch {
+            throw BLEDecodeError(error.description)
+        }
+    }
+
+    /// Loads a profile from its text (YAML, or JSON, which is YAML); `file` names it in errors.
+    public init(yaml: String, file: String = "profile") throws {
+        do {
+            self.init(try ProfileLoader.load(yaml: yaml, file: file))
+        } catch {
+            throw BLEDecodeError(error.description)
+        }
+    }
+
+    private init(_ profile: Profile) {
+        self.profile = profile
+        plan = FramePlan(profile)
+    }
+
+    /// The vendor frames in `bytes`, as one ATT value written (`.hostToDevice`) or notified
+    /// (`.deviceToHost`) on the profile's characteristic for that direction: each with its
+    /// checksum verdict, command and name, sequence and status, after de-obfuscation. Bytes that
+    /// do not make a frame come back as one frame with `problem` set; a profile without a
+    /// characteristic for `direction` finds no frames.
+    public func frames(in bytes: [UInt8], direction: VendorFrame.Direction) -> [VendorFrame] {
+        let vendorDirection: VendorDirection = direction == .hostToDevice ? .hostToDevice : .deviceToHost
+        guard let channel = profile.channels.first(where: { $0.direction == vendorDirection }),
+              let attOpcode = channel.attOpcodes.min() else { return [] }
+        let (handle, uuid): (UInt16, BluetoothUUID?) = switch channel.characteristic {
+        case .uuid(let uuid): (0, uuid)
+        case .handle(let handle): (handle, nil)
+        }
+        // A value shorter than ATT_MTU − 3 ends its frame: nothing is left waiting for a next one.
+        var session = VendorSession(plan: plan, connection: "", mtu: bytes.count + 4)
+        var events = session.value(direction: vendorDirection, attOpcode: attOpcode, handle: handle, uuid: uuid,
+                                   bytes: ByteView(bytes), timeUs: 0, record: 1)
+        events += session.finish(timeUs: 0)
+        var frames: [VendorDecoding.VendorFrame] = []
+        for case .frame(let frame) in events { frames.append(frame) }
+        return frames.sorted { $0.id < $1.id }.map { VendorFrame(decoded: $0, direction: direction) }
+    }
+}
