@@ -55,6 +55,7 @@ public enum HTMLReport {
 
             """)
         write(failures(report, start: startUs))
+        write(notices(report, start: startUs))
         write(devices(report))
         write("<div id=\"tip\" class=\"tip\" hidden></div>\n")
         write("<script type=\"application/json\" id=\"bledecode-data\">")
@@ -96,6 +97,24 @@ public enum HTMLReport {
                 + Timestamp.relativeSeconds(failure.timeUs - start) + "</a></td><td>\(HTMLText.escape(device))</td>"
                 + "<td>\(HTMLText.escape(failure.connectionID ?? "—"))</td><td>\(failure.kind.rawValue)</td>"
                 + "<td>\(HTMLText.escape(failure.summary))</td><td>\(failure.record.map { "#\($0)" } ?? "—")</td></tr>\n"
+        }
+        return html + "</table></section>\n"
+    }
+
+    /// Warnings and info, each row a run of one notice with its count.
+    static func notices(_ report: SessionReport, start: Int64) -> String {
+        guard !report.notices.isEmpty else { return "" }
+        let titles = Dictionary(report.devices.map { ($0.id, TimelineFormat.title($0)) }, uniquingKeysWith: { a, _ in a })
+        var html = "<section id=\"notices\"><h2>Notices (\(report.notices.reduce(0) { $0 + $1.count }))</h2>\n"
+        html += "<table class=\"list\"><tr><th>Time</th><th>Device</th><th>Connection</th><th>Kind</th><th>Severity</th>"
+            + "<th>Summary</th><th>Count</th></tr>\n"
+        for notice in report.notices {
+            let device = notice.deviceID.map { titles[$0] ?? $0 } ?? "—"
+            html += "<tr class=\"\(notice.severity == .warning ? "warning" : "normal")\"><td><a href=\"#timeline\" data-t=\""
+                + "\(notice.timeUs - start)\">+" + Timestamp.relativeSeconds(notice.timeUs - start) + "</a></td>"
+                + "<td>\(HTMLText.escape(device))</td><td>\(HTMLText.escape(notice.connectionID ?? "—"))</td>"
+                + "<td>\(notice.kind.rawValue)</td><td>\(notice.severity.rawValue)</td>"
+                + "<td>\(HTMLText.escape(notice.summary))</td><td>\(notice.count)</td></tr>\n"
         }
         return html + "</table></section>\n"
     }

@@ -39,6 +39,21 @@ public enum MarkdownReport {
             }
         }
 
+        // Warnings are listed; info (stack housekeeping) is counted only.
+        let warnings = report.notices.filter { $0.severity == .warning }
+        let info = report.notices.filter { $0.severity == .info }.reduce(0) { $0 + $1.count }
+        if !warnings.isEmpty || info > 0 {
+            let warned = warnings.reduce(0) { $0 + $1.count }
+            lines += ["", "## Notices (\(warned) warning\(warned == 1 ? "" : "s"), \(info) info)", ""]
+            if !warnings.isEmpty {
+                lines += ["| Time | Device | Kind | Summary | Count |", "| --- | --- | --- | --- | --- |"]
+                for notice in warnings {
+                    lines.append("| \(at(notice.timeUs)) | \(device(notice.deviceID)) | \(notice.kind.rawValue) | "
+                                 + MarkdownText.escape(notice.summary) + " | \(notice.count) |")
+                }
+            }
+        }
+
         lines += ["", "## Connections per device"]
         let byDevice = Dictionary(grouping: report.connections) { $0.deviceID ?? "" }
         for entry in report.devices where byDevice[entry.id] != nil {

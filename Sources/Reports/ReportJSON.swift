@@ -75,6 +75,10 @@ public enum ReportJSON {
             self.failure(failure, into: &w)
         }
         w.endArray()
+        w.key("notices")
+        w.beginArray()
+        for notice in report.notices { failure(notice, into: &w) }
+        w.endArray()
         w.endObject()
         sink(w.takeBytes())
     }
@@ -136,6 +140,10 @@ public enum ReportJSON {
         w.key("failuresByKind")
         w.beginObject()
         for (kind, count) in stats.failuresByKind.sorted(by: { $0.key < $1.key }) { w.dynamicKey(kind.rawValue); w.int(count) }
+        w.endObject()
+        w.key("noticesByKind")
+        w.beginObject()
+        for (kind, count) in stats.noticesByKind.sorted(by: { $0.key < $1.key }) { w.dynamicKey(kind.rawValue); w.int(count) }
         w.endObject()
         w.key("attPdus")
         w.beginObject()
@@ -414,11 +422,13 @@ public enum ReportJSON {
     static func failure(_ f: Failure, into w: inout JSONWriter) {
         w.beginObject()
         w.field("kind", f.kind.rawValue)
+        w.field("severity", f.severity.rawValue)
         time("time", "timeUs", f.timeUs, into: &w)
         w.field("device", optional: f.deviceID)
         w.field("connection", optional: f.connectionID)
         w.field("record", optional: f.record)
         w.field("summary", f.summary)
+        if f.severity != .failure { w.field("count", f.count) }
         for detail in f.details {
             w.dynamicKey(detail.name)
             w.value(detail.value)

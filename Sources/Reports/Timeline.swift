@@ -25,7 +25,7 @@ public struct TimelineLane: Sendable {
 public struct TimelineEvent: Sendable {
     public enum Kind: String, Sendable {
         case advertising, addressChange = "address-change", attempt, connected, parameters, discovery, subscription,
-             traffic, vendorCommand = "vendor-command", disconnected, failure
+             traffic, vendorCommand = "vendor-command", disconnected, failure, notice, security
     }
 
     /// How a line stands out: errors red, things left open (dangling links, unanswered

@@ -30,6 +30,7 @@ public struct TimelineBuilder {
     private var cancelledAttempts: [String: [Int]] = [:]
     private var commands: [String: [Int]] = [:]
     private var failures: [String: [Int]] = [:]
+    private var notices: [String: [Int]] = [:]
     private let gattByDevice: [String: [GATTAttribute]]
     private let lostLinks: Set<String>
     private let danglingIDs: Set<String>
@@ -81,6 +82,9 @@ public struct TimelineBuilder {
             let device = failure.deviceID ?? (failure.kind == .hciCommandFailed ? rejected[failure.timeUs] : nil)
             place(index, device: device, in: &failures) { [danglingIDs] in [Self.failureEvent(failure, dangling: danglingIDs)] }
         }
+        for (index, notice) in report.notices.enumerated() {
+            place(index, device: notice.deviceID, in: &notices) { [Timeline.noticeEvent(notice)] }
+        }
         self.host = Self.ordered(host)
     }
 
@@ -111,6 +115,7 @@ public struct TimelineBuilder {
         for index in cancelledAttempts[device.id] ?? [] { events.append(Self.cancelledEvent(report.attempts[index])) }
         for index in commands[device.id] ?? [] { events.append(Timeline.vendorEvent(analysis.vendorCommands[index])) }
         for index in failures[device.id] ?? [] { events.append(Self.failureEvent(report.failures[index], dangling: danglingIDs)) }
+        for index in notices[device.id] ?? [] { events.append(Timeline.noticeEvent(report.notices[index])) }
         guard !events.isEmpty else { return nil }
         return TimelineLane(device: device, title: TimelineFormat.title(device), events: Self.ordered(events))
     }
@@ -162,7 +167,7 @@ extension Timeline {
         switch event.kind {
         case .traffic: 1
         case .disconnected: 2
-        case .failure: 3
+        case .failure, .notice: 3
         default: 0
         }
     }
@@ -311,6 +316,25 @@ extension Timeline {
                              connectionID: command.connectionID, text: text, failureKind: kind, records: [command.record])
     }
 
+    /// A notice's line: a warning yellow, info plain (and shown by the terminal only with `-v`).
+    static func noticeEvent(_ notice: Failure) -> TimelineEvent {
+        let text = "\(notice.kind.rawValue): \(notice.summary)" + (notice.count > 1 ? " (×\(notice.count))" : "")
+        return TimelineEvent(kind: .notice, severity: notice.severity == .warning ? .warning : .normal,
+                             timeUs: notice.timeUs, connectionID: notice.connectionID, handles: handles(of: notice),
+                             text: text, failureKind: notice.kind, records: notice.record.map { [$0] } ?? [])
+    }
+
+    static func handles(of failure: Failure) -> [UInt16] {
+        failure.details.compactMap { field -> UInt16? in
+            guard field.name == "handle" else { return nil }
+            switch field.value {
+            case .int(let v): return UInt16(exactly: v)
+            case .uint(let v): return UInt16(exactly: v)
+            default: return nil
+            }
+        }
+    }
+
     /// Things left open stand out in yellow: a link still up, a request or connection still
     /// pending when the capture ended, a file cut short. Everything else that failed is red.
     static func failureEvent(_ failure: Failure, pendingAtEnd: Bool) -> TimelineEvent {
@@ -320,16 +344,8 @@ extension Timeline {
         case .attNoResponse, .vendorNoResponse: severity = pendingAtEnd ? .warning : .error
         default: severity = .error
         }
-        let handles = failure.details.compactMap { field -> UInt16? in
-            guard field.name == "handle" else { return nil }
-            switch field.value {
-            case .int(let v): return UInt16(exactly: v)
-            case .uint(let v): return UInt16(exactly: v)
-            default: return nil
-            }
-        }
         return TimelineEvent(kind: .failure, severity: severity, timeUs: failure.timeUs, connectionID: failure.connectionID,
-                             handles: handles, text: "\(failure.kind.rawValue): \(failure.summary)",
+                             handles: handles(of: failure), text: "\(failure.kind.rawValue): \(failure.summary)",
                              failureKind: failure.kind, records: failure.record.map { [$0] } ?? [])
     }
 }

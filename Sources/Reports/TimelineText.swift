@@ -52,7 +52,9 @@ public struct TimelineText {
         // after the devices something happened with, unless --verbose asks for every burst.
         var advertisingOnly: [String] = []
         for lane in lanes {
-            if !verbose && lane.events.allSatisfy({ $0.kind == .advertising || $0.kind == .addressChange }) {
+            if !verbose && lane.events.allSatisfy({
+                $0.kind == .advertising || $0.kind == .addressChange || ($0.kind == .notice && $0.severity == .normal)
+            }) {
                 advertisingOnly.append("  " + style.bold(TerminalText.escape(lane.title)) + "  "
                                        + TerminalText.escape(facts(lane.device)) + "  " + advertisingSummary(lane.device, start: startUs))
                 continue
@@ -66,6 +68,7 @@ public struct TimelineText {
             line(style.bold("Only advertising (\(advertisingOnly.count) device\(advertisingOnly.count == 1 ? "" : "s"))"))
             advertisingOnly.forEach(line)
         }
+        let host = verbose ? host : host.filter { !($0.kind == .notice && $0.severity == .normal) }
         if !host.isEmpty {
             line("")
             line(style.bold("Host and capture"))
@@ -109,6 +112,8 @@ public struct TimelineText {
     func events(_ events: [TimelineEvent], start: Int64, to line: (String) -> Void) {
         var previous = start
         for event in events {
+            // Info notices (stack housekeeping) only when asked for.
+            if !verbose && event.kind == .notice && event.severity == .normal { continue }
             let stamp = event.timed ? self.stamp(event.timeUs, start: start, previous: previous) : ""
             if event.timed { previous = event.timeUs }
             var text = TerminalText.escape(event.text)
@@ -170,6 +175,23 @@ public struct TimelineText {
                 .joined(separator: ", "))
             + (report.failures.count < failures
                ? " (\(report.failures.count) listed: past \(SessionAnalyzer.failuresListedPerKind) of a kind, only counted)" : "")
+            + noticeSummary(report)
+    }
+
+    /// `; 2 warnings (dangling-connection 1, …), 5 info (-v shows them)`.
+    func noticeSummary(_ report: SessionReport) -> String {
+        var warnings: [FailureKind: Int] = [:], info = 0
+        for notice in report.notices {
+            if notice.severity == .warning { warnings[notice.kind, default: 0] += notice.count } else { info += notice.count }
+        }
+        var text = ""
+        if !warnings.isEmpty {
+            let total = warnings.values.reduce(0, +)
+            text += "; \(total) warning\(total == 1 ? "" : "s"): "
+                + warnings.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
+        }
+        if info > 0 { text += "; \(info) info" + (verbose ? "" : " (-v shows them)") }
+        return text
     }
 }
 

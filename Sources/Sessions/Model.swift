@@ -328,6 +328,8 @@ public struct CaptureStatistics: Sendable {
     public var failuresByKind: [FailureKind: Int] = [:]
     /// Every failure, including those past the listing cap.
     public var failures: Int { failuresByKind.values.reduce(0, +) }
+    /// Every notice (warning or info) by kind, each occurrence counted.
+    public var noticesByKind: [FailureKind: Int] = [:]
     /// The most connections up at the same time.
     public var maxConcurrentConnections = 0
 }

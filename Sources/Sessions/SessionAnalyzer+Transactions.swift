@@ -11,7 +11,8 @@ extension SessionAnalyzer {
     /// failure when it failed. Changed in place in its request (taken out of it, the
     /// transaction was copied).
     mutating func resolve(_ request: inout PendingRequest, in conn: LiveConnection, outcome: ATTTransaction.Outcome,
-                          responseUs: Int64?, record responseRecord: Int?, response: ATTOpcode?, now: Int64, why: String?) {
+                          responseUs: Int64?, record responseRecord: Int?, response: ATTOpcode?, now: Int64, why: String?,
+                          atCaptureEnd: Bool = false) {
         request.transaction.outcome = outcome
         request.transaction.responseUs = responseUs
         request.transaction.responseRecord = responseRecord
@@ -33,7 +34,8 @@ extension SessionAnalyzer {
                  details: Self.details(request.transaction))
         case .noResponse:
             describeAttribute(of: &request.transaction, slot: conn.slot)
-            fail(.attNoResponse, at: now, record: nil, slot: conn.slot, connection: conn.connection.id,
+            // Unanswered because the capture ended: nothing failed yet (the answer may have come).
+            fail(.attNoResponse, severity: atCaptureEnd ? .warning : .failure, at: now, record: nil, slot: conn.slot, connection: conn.connection.id,
                  "\(Self.what(request.transaction)) never answered: \(why ?? "the link went down first")" + airCaveat(conn),
                  details: Self.details(request.transaction))
         case .ok, .noResponseExpected:

@@ -104,6 +104,9 @@ public struct SessionAnalyzer {
     var pendingCommands: [UInt16: [PendingCommand]] = [:]
     var commandTotals: [UInt16: CommandTotals] = [:]
     var failures: [Failure] = []
+    /// Findings below `failure` (`notices[]`), a run of the same one on one link as one entry.
+    var notices: [Failure] = []
+    var noticeEntries: [NoticeKey: Int] = [:]
     var connectionCount = 0
     var nextDeadlineUs: Int64 = .max
     var classified: Set<Int> = []
@@ -183,11 +186,26 @@ public struct SessionAnalyzer {
     /// capture with a million errors still gives a report a person can open.
     public static let failuresListedPerKind = 1000
 
-    mutating func fail(_ kind: FailureKind, at timeUs: Int64, record: Int?, slot: Int?, connection: String?,
-                       _ summary: String, details: [Field] = []) {
+    /// Records a finding: a failure, or with a lower severity a notice, where a repetition of
+    /// one already listed for the same link (same kind and summary) adds to its `count`.
+    mutating func fail(_ kind: FailureKind, severity: FindingSeverity = .failure, at timeUs: Int64, record: Int?, slot: Int?,
+                       connection: String?, _ summary: String, details: [Field] = []) {
+        let device = slot.map { registry.deviceID(of: $0) }
+        guard severity == .failure else {
+            stats.noticesByKind[kind, default: 0] += 1
+            let key = NoticeKey(kind: kind, link: connection ?? device ?? "", summary: summary)
+            if let index = noticeEntries[key] {
+                notices[index].count += 1
+                return
+            }
+            guard notices.count < Self.failuresListedPerKind * 16 else { return }
+            noticeEntries[key] = notices.count
+            notices.append(Failure(kind: kind, severity: severity, timeUs: timeUs, record: record, deviceID: device,
+                                   connectionID: connection, summary: summary, details: details))
+            return
+        }
         stats.failuresByKind[kind, default: 0] += 1
         guard stats.failuresByKind[kind, default: 0] <= Self.failuresListedPerKind else { return }
-        let device = slot.map { registry.deviceID(of: $0) }
         failures.append(Failure(kind: kind, timeUs: timeUs, record: record, deviceID: device, connectionID: connection,
                                 summary: summary, details: details))
     }
@@ -211,6 +229,13 @@ public struct SessionAnalyzer {
         if let name = registry.states[root].names.first { return "\(name) (\(state.address))" }
         return state.address.description
     }
+}
+
+/// What makes two notices one entry with a count: kind, link (connection, else device) and text.
+struct NoticeKey: Hashable {
+    var kind: FailureKind
+    var link: String
+    var summary: String
 }
 
 struct PendingCreate {
