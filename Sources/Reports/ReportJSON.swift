@@ -273,6 +273,7 @@ public enum ReportJSON {
             w.null()
         }
         w.field("initiator", optional: c.initiator?.rawValue)
+        w.field("endInferred", optional: c.endInferred)
         w.key("parameters")
         w.beginArray()
         for p in c.parameters {

@@ -238,6 +238,7 @@ extension Timeline {
             var text = "disconnected after " + TimelineFormat.duration(end - connection.startUs)
             if let reason = connection.disconnectReason { text += ": \(reason.name) (\(Hex.code(reason.rawValue)))" }
             if let initiator = connection.initiator, initiator != .unknown { text += ", by \(initiator.rawValue)" }
+            if let inferred = connection.endInferred { text += " (\(inferred))" }
             events.append(TimelineEvent(kind: .disconnected, timeUs: end, connectionID: id, text: text,
                                         records: connection.endRecord.map { [$0] } ?? []))
         }

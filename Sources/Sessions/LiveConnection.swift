@@ -11,6 +11,10 @@ final class LiveConnection {
     let slot: Int?
     var pending = PendingRequests()
     var disconnectRequested = false
+    /// The host's Disconnect command (time, record), kept for a completion the capture lacks.
+    var disconnectRequest: (timeUs: Int64, record: Int)?
+    /// The controller accepted that Disconnect (Command Status: success).
+    var disconnectAccepted = false
     /// Time of the peripheral's last packet (air captures: answers prove the link is alive).
     var lastPeripheralUs: Int64?
     /// Read Blob / Prepare Write values being joined, per handle (bounded).

@@ -129,6 +129,11 @@ public struct Connection: Sendable {
     public var valueCounts: [ValueCountKey: Int]
     /// When the client ran GATT discovery on this link (first and last discovery request).
     public var discovery: (startUs: Int64, endUs: Int64)?
+    /// Why the end is inferred rather than seen, when it is: the host's Disconnect with no
+    /// completion captured, or silence over the air.
+    public var endInferred: String? = nil
+    /// Pairings and encryption changes on this link, in time order.
+    public var security = ConnectionSecurity()
     public var dangling: Bool { endUs == nil }
 
     public enum Role: String, Sendable { case central, peripheral, unknown }

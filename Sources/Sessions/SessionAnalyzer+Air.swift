@@ -102,11 +102,13 @@ extension SessionAnalyzer {
         if interval > 0 && last - lastPeripheral > 2 * interval {
             let failedEarly = last - conn.connection.startUs < 6 * interval
             end(link, reason: HCIStatus(rawValue: failedEarly ? 0x3E : 0x08), initiator: .controller, timeUs: last,
-                record: nil, events: &events)
+                record: nil, inferred: "inferred from silence: the central kept polling, the peripheral stopped answering",
+                events: &events)
             return true
         }
         if atCaptureEnd && (stats.lastTimeUs ?? last) - last <= Self.supervisionTimeoutUs(conn) { return false }
-        end(link, reason: nil, initiator: .unknown, timeUs: last, record: nil, events: &events)
+        end(link, reason: nil, initiator: .unknown, timeUs: last, record: nil,
+            inferred: "inferred from silence: no termination seen", events: &events)
         return true
     }
 }

@@ -137,11 +137,12 @@ extension SessionAnalyzer {
     /// The end of a connection: its pending requests fail, an abnormal reason is a lost link
     /// (report contract: anything but 0x13, 0x15, 0x16).
     mutating func end(_ link: LinkID, reason: HCIStatus?, initiator: DisconnectInitiator?, timeUs: Int64, record: Int?,
-                      events: inout [SessionEvent]) {
+                      inferred: String? = nil, events: inout [SessionEvent]) {
         guard let conn = live.remove(link) else { return }
         conn.connection.endUs = timeUs
         conn.connection.endRecord = record
         conn.connection.disconnectReason = reason
+        conn.connection.endInferred = inferred
         conn.connection.initiator = initiator ?? Self.initiator(reason: reason, hostAsked: conn.disconnectRequested)
         for var pending in conn.pending.byRequestTime {
             resolve(&pending, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil,

@@ -251,6 +251,8 @@ struct PendingCommand {
     var opcode: HCIOpcode
     var timeUs: Int64
     var record: Int
+    /// The link a command is about, for a command with a connection handle.
+    var handle: UInt16?
 }
 
 /// Per-opcode command outcomes, for the report.

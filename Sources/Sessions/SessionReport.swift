@@ -53,6 +53,10 @@ extension SessionAnalyzer {
         expireTransactions(now: end, events: &events)
         for (link, open) in live.all.sorted(by: { $0.value.connection.startUs < $1.value.connection.startUs }) {
             if case .air = link, endSilent(link, open, atCaptureEnd: true, events: &events) { continue }
+            if open.disconnectRequested, open.disconnectAccepted, let request = open.disconnectRequest {
+                disconnectNotCaptured(link, open, request: request, events: &events)
+                continue
+            }
             for var pending in open.pending.byRequestTime {
                 resolve(&pending, in: open, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
                         now: end, why: "the capture ended first", atCaptureEnd: true)
@@ -67,6 +71,14 @@ extension SessionAnalyzer {
             let slot = create.peer.map { registry.slot($0, type: create.peerType ?? .publicDevice) }
             attempts.append(ConnectionAttempt(peerAddress: create.peer, deviceID: slot.map { registry.deviceID(of: $0) },
                                               createUs: create.createUs, endUs: nil, outcome: .neverCompleted, status: nil))
+            guard create.peer != nil else {
+                // A background attempt (filter accept list) waits for any listed device to
+                // advertise: its staying open is how it works.
+                fail(.backgroundConnectionPending, severity: .info, at: create.createUs, record: create.record, slot: nil,
+                     connection: nil, "Background connection attempt (filter accept list) still pending when the capture "
+                        + "ended, \(Self.seconds(end - create.createUs)) after it began")
+                continue
+            }
             fail(.connectionNeverCompleted, severity: .warning, at: create.createUs, record: create.record, slot: slot, connection: nil,
                  "Connection to \(label(slot: slot)) requested \(Self.seconds(end - create.createUs)) before the end, never completed")
         }
@@ -91,6 +103,29 @@ extension SessionAnalyzer {
                 .map(\.element),
             transactionListing: options.transactions, transactionListingCapped: transactionListingCapped)
         return (report, events)
+    }
+
+    /// A link the host asked to disconnect (Command Status: success) whose Disconnection
+    /// Complete the capture lacks: it ended at the request as far as the capture tells, not
+    /// dangling (the capture stopped before the controller reported it).
+    mutating func disconnectNotCaptured(_ link: LinkID, _ conn: LiveConnection, request: (timeUs: Int64, record: Int),
+                                        events: inout [SessionEvent]) {
+        _ = live.remove(link)
+        conn.connection.endUs = max(request.timeUs, conn.connection.lastActivityUs)
+        conn.connection.endRecord = request.record
+        conn.connection.initiator = .localHost
+        conn.connection.endInferred = "disconnect requested, not captured"
+        for var pending in conn.pending.byRequestTime {
+            resolve(&pending, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
+                    now: request.timeUs, why: "the host asked to disconnect first", atCaptureEnd: true)
+        }
+        conn.pending.removeAll()
+        fail(.disconnectNotCaptured, severity: .info, at: request.timeUs, record: request.record, slot: conn.slot,
+             connection: conn.connection.id,
+             "Disconnect requested by the host (accepted), its completion not captured before the end")
+        keep(conn)
+        events.append(.connectionEnded(connectionID: conn.connection.id, connectionNumber: conn.number,
+                                       timeUs: conn.connection.endUs ?? request.timeUs))
     }
 
     /// Device ids name the union-find root of the time (`D` + slot + 1); roots only move to

@@ -1,0 +1,174 @@
+import AnalyzerTestSupport
+import BLEBase
+import HCI
+import Sessions
+import Testing
+
+/// Severity: what failed is a failure; what failed nothing is a warning or info (docs/failures.md).
+struct SeverityTests {
+    let lock = SampleScenarios.lockA
+    let handle: UInt16 = 0x0040
+
+    func connected() -> HCIScenario {
+        var s = HCIScenario()
+        s.createConnection(to: lock, random: true, intervalUnits: 24)
+        s.connectionComplete(handle: handle, peer: lock, random: true, intervalUnits: 24)
+        return s
+    }
+
+    /// LE Create Connection with the filter accept list (initiator filter policy 1, no peer).
+    static func backgroundCreate(_ s: inout HCIScenario) {
+        var parameters: [UInt8] = [0x60, 0x00, 0x30, 0x00, 0x01, 0x00]
+        parameters += [UInt8](repeating: 0, count: 6)                    // peer address unused
+        parameters += [0x00, 0x18, 0x00, 0x18, 0x00, 0x00, 0x00, 0x90, 0x01, 0x00, 0x00, 0x00, 0x00]
+        s.command(HCIScenario.leCreateConnection, parameters)
+        s.commandStatus(HCIScenario.leCreateConnection)
+    }
+
+    /// Cancelled: 0x02 whether the cancel's Command Complete comes before or after it.
+    @Test(arguments: [true, false])
+    func cancelThenUnknownConnectionIdentifier(completeFirst: Bool) {
+        var s = HCIScenario()
+        s.createConnection(to: lock, random: true, intervalUnits: 24)
+        s.wait(ms: 500)
+        s.command(HCIScenario.leCreateConnectionCancel)
+        if completeFirst { s.commandComplete(HCIScenario.leCreateConnectionCancel) }
+        s.connectionComplete(handle: 0, peer: lock, random: true, intervalUnits: 24, status: 0x02)
+        if !completeFirst { s.commandComplete(HCIScenario.leCreateConnectionCancel) }
+        let report = analyze(s.records).report
+        #expect(report.failures.isEmpty)
+        #expect(report.notices.isEmpty)
+        #expect(report.attempts.map(\.outcome) == [.cancelled])
+        #expect(report.attempts[0].status?.rawValue == 0x02)
+    }
+
+    /// The 0x02 of a cancel whose create (and cancel) came before the capture began.
+    @Test func unknownConnectionIdentifierWithNothingSeenBefore() {
+        var s = HCIScenario()
+        s.connectionComplete(handle: 0, peer: lock, random: true, intervalUnits: 24, status: 0x02)
+        let report = analyze(s.records).report
+        #expect(report.failures.isEmpty)
+        #expect(report.attempts.map(\.outcome) == [.cancelled])
+    }
+
+    /// A cancel that came too late (the attempt had ended): housekeeping, info.
+    @Test func cancelRefusedIsInfo() {
+        var s = HCIScenario()
+        s.command(HCIScenario.leCreateConnectionCancel)
+        s.commandComplete(HCIScenario.leCreateConnectionCancel, status: 0x0C)
+        let report = analyze(s.records).report
+        #expect(report.failures.isEmpty)
+        #expect(report.notices.map(\.kind) == [.nothingToCancel])
+        #expect(report.notices.map(\.severity) == [.info])
+        #expect(report.notices[0].summary == "LE Create Connection Cancel failed: Command Disallowed (0x0C), answered by "
+                + "Command Complete (no connection attempt was pending any more)")
+    }
+
+    /// The host's Disconnect accepted, its completion not captured: not dangling.
+    @Test func hostDisconnectWithoutCompletion() {
+        var s = connected()
+        s.wait(ms: 200)
+        s.disconnectCommand(handle: handle, reason: 0x13)
+        let disconnectUs = s.records[s.records.count - 2].timestampUs
+        let report = analyze(s.records).report
+        #expect(report.failures.isEmpty)
+        let c = report.connections[0]
+        #expect(!c.dangling)
+        #expect(c.endUs == disconnectUs)
+        #expect(c.initiator == .localHost)
+        #expect(c.endInferred == "disconnect requested, not captured")
+        #expect(report.notices.map(\.kind) == [.disconnectNotCaptured])
+        #expect(report.notices.map(\.severity) == [.info])
+        #expect(report.notices[0].connectionID == "C1")
+    }
+
+    /// A Disconnect the controller refused leaves the link up (dangling at the end), and the
+    /// refusal is shown on the link.
+    @Test func refusedDisconnectStaysUp() {
+        var s = connected()
+        s.command(HCIScenario.disconnect, [0x40, 0x00, 0x13])
+        s.commandStatus(HCIScenario.disconnect, status: 0x0C)
+        let report = analyze(s.records).report
+        #expect(report.connections[0].dangling)
+        #expect(report.failures.map(\.kind) == [.hciCommandFailed])
+        #expect(report.failures[0].connectionID == "C1")
+        #expect(report.notices.map(\.kind) == [.danglingConnection])
+    }
+
+    /// Android probes vendor commands (OGF 0x3F); the controller does not know some: info.
+    @Test func unknownVendorCommandIsInfo() {
+        var s = HCIScenario()
+        for _ in 0..<3 {
+            s.command(0xFD57, [0x01])
+            s.commandComplete(0xFD57, status: 0x01)
+        }
+        s.command(0xFC00, [])
+        s.commandComplete(0xFC00, status: 0x01)
+        let report = analyze(s.records).report
+        #expect(report.failures.isEmpty)
+        // A run of the same notice is one entry with a count.
+        #expect(report.notices.map(\.kind) == [.hciVendorCommandUnsupported, .hciVendorCommandUnsupported])
+        #expect(report.notices.map(\.count) == [3, 1])
+        #expect(report.notices.allSatisfy { $0.severity == .info })
+        #expect(report.stats.noticesByKind[.hciVendorCommandUnsupported] == 4)
+        #expect(report.stats.failuresByKind.isEmpty)
+    }
+
+    /// A vendor command failing otherwise is still a failure.
+    @Test func vendorCommandOtherwiseFailedStaysAFailure() {
+        var s = HCIScenario()
+        s.command(0xFD57, [0x01])
+        s.commandComplete(0xFD57, status: 0x12)
+        #expect(analyze(s.records).report.failures.map(\.kind) == [.hciCommandFailed])
+    }
+
+    /// The controller refuses an advertising set's new random address while it advertises.
+    @Test func advertisingSetAddressRefusedIsInfo() {
+        var s = HCIScenario()
+        s.command(0x2035, [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66])
+        s.commandComplete(0x2035, status: 0x0C)
+        let report = analyze(s.records).report
+        #expect(report.failures.isEmpty)
+        #expect(report.notices.map(\.kind) == [.advertisingAddressRefused])
+        #expect(report.notices.map(\.severity) == [.info])
+    }
+
+    /// A background attempt staying open is how the filter accept list works: info.
+    @Test func backgroundAttemptPendingAtTheEndIsInfo() {
+        var s = HCIScenario()
+        Self.backgroundCreate(&s)
+        s.wait(ms: 5000)
+        s.command(HCIScenario.leSetScanEnable, [0x00, 0x00])
+        let report = analyze(s.records).report
+        #expect(report.failures.isEmpty)
+        #expect(report.notices.map(\.kind) == [.backgroundConnectionPending])
+        #expect(report.notices.map(\.severity) == [.info])
+        #expect(report.attempts.map(\.outcome) == [.neverCompleted])
+    }
+
+    /// Cancelled after a long wait: a warning; after a short one, only the attempt's line.
+    @Test(arguments: [(61_000.0, 1), (2_000.0, 0)])
+    func backgroundAttemptCancelled(waitMs: Double, warnings: Int) {
+        var s = HCIScenario()
+        Self.backgroundCreate(&s)
+        s.wait(ms: waitMs)
+        s.command(HCIScenario.leCreateConnectionCancel)
+        s.commandComplete(HCIScenario.leCreateConnectionCancel)
+        s.connectionComplete(handle: 0, peer: BluetoothAddress(value: 0), random: false, intervalUnits: 0, status: 0x02)
+        let report = analyze(s.records).report
+        #expect(report.failures.isEmpty)
+        #expect(report.notices.filter { $0.kind == .connectionAttemptCancelled && $0.severity == .warning }.count == warnings)
+        #expect(report.attempts.map(\.outcome) == [.cancelled])
+    }
+
+    /// A failed command about one link is that link's.
+    @Test func failedConnectionUpdateIsOnItsLink() {
+        var s = connected()
+        s.command(0x2013, [0x40, 0x00, 0x06, 0x00, 0x06, 0x00, 0x00, 0x00, 0xC8, 0x00, 0x00, 0x00, 0x00, 0x00])
+        s.commandStatus(0x2013, status: 0x0C)
+        let report = analyze(s.records).report
+        #expect(report.failures.map(\.kind) == [.hciCommandFailed])
+        #expect(report.failures[0].connectionID == "C1")
+        #expect(report.failures[0].deviceID == report.connections[0].deviceID)
+    }
+}
