@@ -299,6 +299,12 @@ public enum ReportJSON {
         if let discovery = c.discovery {
             w.beginObject(); w.field("startUs", discovery.startUs); w.field("endUs", discovery.endUs); w.endObject()
         } else { w.null() }
+        w.key("rediscoveries")
+        w.beginArray()
+        for run in c.rediscoveries {
+            w.beginObject(); w.field("startUs", run.startUs); w.field("endUs", run.endUs); w.endObject()
+        }
+        w.endArray()
         w.key("values")
         w.beginArray()
         for (key, count) in c.valueCounts.sorted(by: { $0.key < $1.key }) {

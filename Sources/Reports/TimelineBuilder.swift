@@ -224,6 +224,10 @@ extension Timeline {
             events.append(TimelineEvent(kind: .discovery, timeUs: discovery.startUs, endUs: discovery.endUs,
                                         connectionID: id, text: text))
         }
+        for run in connection.rediscoveries {
+            events.append(TimelineEvent(kind: .discovery, timeUs: run.startUs, endUs: run.endUs, connectionID: id,
+                                        text: "rediscovery in " + TimelineFormat.duration(run.endUs - run.startUs)))
+        }
         for subscription in connection.subscriptions {
             let what = [subscription.notifications ? "notifications" : nil, subscription.indications ? "indications" : nil]
                 .compactMap { $0 }

@@ -9,7 +9,11 @@ final class LiveConnection {
     /// The n of its id "Cn": a key the layer above compares without hashing a string.
     let number: Int
     let slot: Int?
+    /// Outstanding client requests, and apart from them outstanding server indications: two
+    /// flows per direction (Core v5.4 Vol 3 Part F §3.3.2: one request and one indication may
+    /// be outstanding at once).
     var pending = PendingRequests()
+    var pendingIndications = PendingRequests()
     var disconnectRequested = false
     /// The host's Disconnect command (time, record), kept for a completion the capture lacks.
     var disconnectRequest: (timeUs: Int64, record: Int)?
@@ -44,6 +48,18 @@ final class LiveConnection {
     /// Changes the totals of `key` in place (a copy would copy its latency samples on write).
     func updateTotals(_ key: TransactionTotals.Key, _ body: (inout TransactionTotals.Aggregate) -> Void) {
         transactionTotals.update(key, default: TransactionTotals.Aggregate(), body)
+    }
+
+    /// Every outstanding request and indication, oldest first (for a link that ends).
+    var allPending: [PendingRequest] {
+        let indications = pendingIndications.byRequestTime
+        guard !indications.isEmpty else { return pending.byRequestTime }
+        return (pending.byRequestTime + indications).sorted { $0.transaction.requestUs < $1.transaction.requestUs }
+    }
+
+    func removeAllPending() {
+        pending.removeAll()
+        pendingIndications.removeAll()
     }
 
     /// The connection as the report keeps it: its counts complete, its latencies frozen.

@@ -132,6 +132,8 @@ public struct Connection: Sendable {
     /// Why the end is inferred rather than seen, when it is: the host's Disconnect with no
     /// completion captured, or silence over the air.
     public var endInferred: String? = nil
+    /// Discoveries after the first (a new primary-service discovery from handle 0x0001).
+    public var rediscoveries: [(startUs: Int64, endUs: Int64)] = []
     /// Pairings and encryption changes on this link, in time order.
     public var security = ConnectionSecurity()
     public var dangling: Bool { endUs == nil }

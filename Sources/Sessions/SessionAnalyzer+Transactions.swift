@@ -110,12 +110,15 @@ extension SessionAnalyzer {
         if let latencyUs { aggregate.latencies.add(latencyUs) }
     }
 
+    /// Every flow: each direction's requests, then its indications.
+    static let flows: [(Direction, Bool)] = PendingRequests.directions.flatMap { [($0, false), ($0, true)] }
+
     /// Requests older than the transaction timeout while the link is up (Vol 3 Part F §3.3.3).
     mutating func expireTransactions(now: Int64, events: inout [SessionEvent]) {
         var next = Int64.max
         for (link, conn) in live.all {
-            for direction in PendingRequests.directions {
-                guard var pending = conn.pending[direction] else { continue }
+            for (direction, indication) in Self.flows {
+                guard var pending = indication ? conn.pendingIndications[direction] : conn.pending[direction] else { continue }
                 let deadline = pending.transaction.requestUs + options.transactionTimeoutUs
                 // Over the air, a link the sniffer has not seen alive at the deadline may be gone:
                 // its end decides (no-response), not the ATT timer.
@@ -123,7 +126,7 @@ extension SessionAnalyzer {
                     continue
                 }
                 if deadline <= now {
-                    conn.pending[direction] = nil
+                    if indication { conn.pendingIndications[direction] = nil } else { conn.pending[direction] = nil }
                     resolve(&pending, in: conn, outcome: .timeout, responseUs: nil, record: nil, response: nil,
                             now: deadline, why: nil)
                 } else {
@@ -144,11 +147,11 @@ extension SessionAnalyzer {
         conn.connection.disconnectReason = reason
         conn.connection.endInferred = inferred
         conn.connection.initiator = initiator ?? Self.initiator(reason: reason, hostAsked: conn.disconnectRequested)
-        for var pending in conn.pending.byRequestTime {
+        for var pending in conn.allPending {
             resolve(&pending, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
                     now: timeUs, why: "the link went down first (\(reason.map { "\($0.name)" } ?? "its end was not captured"))")
         }
-        conn.pending.removeAll()
+        conn.removeAllPending()
         if let reason, ![0x13, 0x15, 0x16].contains(reason.rawValue) {
             fail(.linkLost, at: timeUs, record: record, slot: conn.slot, connection: conn.connection.id,
                  "Link to \(label(slot: conn.slot)) lost: \(reason.name) (\(Hex.code(reason.rawValue)))",

@@ -57,11 +57,11 @@ extension SessionAnalyzer {
                 disconnectNotCaptured(link, open, request: request, events: &events)
                 continue
             }
-            for var pending in open.pending.byRequestTime {
+            for var pending in open.allPending {
                 resolve(&pending, in: open, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
                         now: end, why: "the capture ended first", atCaptureEnd: true)
             }
-            open.pending.removeAll()
+            open.removeAllPending()
             fail(.danglingConnection, severity: .warning, at: open.connection.lastActivityUs, record: nil, slot: open.slot,
                  connection: open.connection.id,
                  "Connection to \(label(slot: open.slot)) still up when the capture ended (last packet \(Self.seconds(end - open.connection.lastActivityUs)) before the end)")
@@ -115,11 +115,11 @@ extension SessionAnalyzer {
         conn.connection.endRecord = request.record
         conn.connection.initiator = .localHost
         conn.connection.endInferred = "disconnect requested, not captured"
-        for var pending in conn.pending.byRequestTime {
+        for var pending in conn.allPending {
             resolve(&pending, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
                     now: request.timeUs, why: "the host asked to disconnect first", atCaptureEnd: true)
         }
-        conn.pending.removeAll()
+        conn.removeAllPending()
         fail(.disconnectNotCaptured, severity: .info, at: request.timeUs, record: request.record, slot: conn.slot,
              connection: conn.connection.id,
              "Disconnect requested by the host (accepted), its completion not captured before the end")

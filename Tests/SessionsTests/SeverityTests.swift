@@ -172,3 +172,76 @@ struct SeverityTests {
         #expect(report.failures[0].deviceID == report.connections[0].deviceID)
     }
 }
+
+/// ATT flows per direction: client requests apart from server indications (Core v5.4 Vol 3
+/// Part F §3.3.2).
+struct ATTFlowTests {
+    let lock = SampleScenarios.lockA
+    let handle: UInt16 = 0x0040
+    static let readByType: [UInt8] = [0x08, 0x01, 0x00, 0xFF, 0xFF, 0x03, 0x28]
+    static let readByTypeResponse: [UInt8] = [0x09, 0x07, 0x02, 0x00, 0x02, 0x03, 0x00, 0x00, 0x2A]
+    static let serviceChanged: [UInt8] = [0x1D, 0x08, 0x00, 0x01, 0x00, 0xFF, 0xFF]
+
+    func connected() -> HCIScenario {
+        var s = HCIScenario()
+        s.createConnection(to: lock, random: true, intervalUnits: 24)
+        s.connectionComplete(handle: handle, peer: lock, random: true, intervalUnits: 24)
+        return s
+    }
+
+    /// The phone, client and server at once, sends a request and then its own indication: the
+    /// answers close each its own (the indication used to close the request as unanswered).
+    @Test func requestAndIndicationInterleavedInOneDirection() {
+        var s = connected()
+        s.att(handle: handle, .sent, Self.readByType)
+        s.att(handle: handle, .sent, Self.serviceChanged)
+        s.att(handle: handle, .received, Self.readByTypeResponse)
+        s.att(handle: handle, .received, [0x1E])
+        s.disconnectionComplete(handle: handle, reason: 0x13)
+        let report = analyze(s.records).report
+        #expect(report.failures.isEmpty)
+        #expect(report.notices.isEmpty)
+        let transactions = report.connections[0].transactions
+        #expect(transactions.map(\.opcode.rawValue) == [0x08, 0x1D])
+        #expect(transactions.map(\.outcome) == [.ok, .ok])
+        #expect(transactions.map(\.responseOpcode?.rawValue) == [0x09, 0x1E])
+        #expect(transactions[0].requestRecord < transactions[1].requestRecord)
+        #expect((transactions[0].responseRecord ?? 0) < (transactions[1].responseRecord ?? 0))
+    }
+
+    /// A second request while the first is outstanding: a protocol violation of its own; the
+    /// first stays outstanding and its answer closes it.
+    @Test func secondRequestWhileOutstanding() {
+        var s = connected()
+        s.att(handle: handle, .sent, Self.readByType)
+        s.att(handle: handle, .sent, [0x0A, 0x03, 0x00])
+        s.att(handle: handle, .received, Self.readByTypeResponse)
+        s.disconnectionComplete(handle: handle, reason: 0x13)
+        let report = analyze(s.records).report
+        #expect(report.failures.isEmpty)
+        #expect(report.notices.map(\.kind) == [.attProtocolViolation])
+        #expect(report.notices.map(\.severity) == [.warning])
+        #expect(report.notices[0].summary.hasPrefix("Read Request to handle 0x0003 sent while Read By Type Request to handle 0x0001 ("))
+        #expect(report.notices[0].summary.hasSuffix(" earlier) was still outstanding: ATT allows one at a time"))
+        #expect(report.connections[0].transactions.map(\.outcome) == [.ok])
+    }
+
+    /// A second primary-service discovery from 0x0001 well after the first is a run of its own.
+    @Test func rediscoveryIsALineOfItsOwn() {
+        var s = connected()
+        let groupType: [UInt8] = [0x10, 0x01, 0x00, 0xFF, 0xFF, 0x00, 0x28]
+        let notFound: [UInt8] = [0x01, 0x10, 0x01, 0x00, 0x0A]
+        let first = s.records.count
+        s.att(handle: handle, .sent, groupType)
+        s.att(handle: handle, .received, notFound)
+        s.wait(ms: 5000)
+        let again = s.records.count
+        s.att(handle: handle, .sent, groupType)
+        s.att(handle: handle, .received, notFound)
+        let (firstUs, againUs) = (s.records[first].timestampUs, s.records[again].timestampUs)
+        let report = analyze(s.records).report
+        let c = report.connections[0]
+        #expect(c.discovery?.startUs == firstUs && c.discovery?.endUs == firstUs)
+        #expect(c.rediscoveries.map(\.startUs) == [againUs])
+    }
+}
