@@ -295,6 +295,8 @@ public enum ReportJSON {
             w.beginObject(); w.field("tx", phy.tx); w.field("rx", phy.rx); w.endObject()
         } else { w.null() }
         w.field("encrypted", c.encrypted)
+        w.field("encryptedSinceUs", optional: c.security.encryptedSinceUs)
+        security(c.security, into: &w)
         w.key("discovery")
         if let discovery = c.discovery {
             w.beginObject(); w.field("startUs", discovery.startUs); w.field("endUs", discovery.endUs); w.endObject()
@@ -355,6 +357,67 @@ public enum ReportJSON {
             } else {
                 w.null()
             }
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+    }
+
+    /// `connections[].security`: pairings, encryption changes, Security Requests.
+    static func security(_ s: ConnectionSecurity, into w: inout JSONWriter) {
+        w.key("security")
+        w.beginObject()
+        w.key("pairings")
+        w.beginArray()
+        for p in s.pairings {
+            w.beginObject()
+            w.field("startUs", p.startUs)
+            w.field("endUs", optional: p.endUs)
+            w.field("durationUs", optional: p.endUs.map { $0 - p.startUs })
+            w.field("record", p.startRecord)
+            w.field("initiator", p.initiator)
+            w.field("method", p.method)
+            w.field("secureConnections", p.secureConnections)
+            w.field("bonding", p.bonding)
+            w.field("mitm", p.mitm)
+            w.field("initiatorIoCapability", optional: p.initiatorIOCapability)
+            w.field("responderIoCapability", optional: p.responderIOCapability)
+            w.field("keySize", optional: p.keySize)
+            w.key("initiatorKeys")
+            w.value(.list(p.initiatorKeys.map { .string($0) }))
+            w.key("responderKeys")
+            w.value(.list(p.responderKeys.map { .string($0) }))
+            w.field("result", p.result.rawValue)
+            w.field("reasonCode", optional: p.reasonCode)
+            w.field("reasonName", optional: p.reasonName)
+            w.field("failedBy", optional: p.failedBy)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("encryption")
+        w.beginArray()
+        for e in s.encryption {
+            w.beginObject()
+            w.field("timeUs", e.timeUs)
+            w.field("record", optional: e.record)
+            w.field("kind", e.kind.rawValue)
+            w.field("status", e.status)
+            w.field("statusName", e.statusName)
+            w.field("source", e.source)
+            w.field("keySize", optional: e.keySize)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("securityRequests")
+        w.beginArray()
+        for r in s.securityRequests {
+            w.beginObject()
+            w.field("timeUs", r.timeUs)
+            w.field("record", r.record)
+            w.field("bonding", r.bonding)
+            w.field("mitm", r.mitm)
+            w.field("secureConnections", r.secureConnections)
+            w.field("outcome", r.outcome)
             w.endObject()
         }
         w.endArray()

@@ -208,7 +208,6 @@ extension Timeline {
         text += "; MTU \(connection.mtu)"
         if let length = connection.dataLength { text += ", data length \(length.tx)/\(length.rx)" }
         if let phy = connection.phy { text += ", PHY \(phy.tx)/\(phy.rx)" }
-        if connection.encrypted { text += ", encrypted" }
         events.append(TimelineEvent(kind: .connected, timeUs: connection.startUs, endUs: connection.endUs, connectionID: id,
                                     text: text, records: [connection.startRecord]))
         for update in connection.parameters.dropFirst() {
@@ -224,6 +223,7 @@ extension Timeline {
             events.append(TimelineEvent(kind: .discovery, timeUs: discovery.startUs, endUs: discovery.endUs,
                                         connectionID: id, text: text))
         }
+        events += security(connection)
         for run in connection.rediscoveries {
             events.append(TimelineEvent(kind: .discovery, timeUs: run.startUs, endUs: run.endUs, connectionID: id,
                                         text: "rediscovery in " + TimelineFormat.duration(run.endUs - run.startUs)))
@@ -245,6 +245,55 @@ extension Timeline {
             if let inferred = connection.endInferred { text += " (\(inferred))" }
             events.append(TimelineEvent(kind: .disconnected, timeUs: end, connectionID: id, text: text,
                                         records: connection.endRecord.map { [$0] } ?? []))
+        }
+        return events
+    }
+
+    /// A line per pairing and per encryption start, refresh or pause, and per Security Request
+    /// that something answered. Failed ones are told by their failure's line, ignored Security
+    /// Requests by their warning's.
+    static func security(_ connection: Connection) -> [TimelineEvent] {
+        let id = connection.id
+        var events: [TimelineEvent] = []
+        for request in connection.security.securityRequests where request.outcome == "pairing" || request.outcome == "encryption" {
+            let asks = [request.bonding ? "bonding" : "no bonding", request.mitm ? "MITM" : nil].compactMap { $0 }
+            events.append(TimelineEvent(kind: .security, timeUs: request.timeUs, connectionID: id,
+                                        text: "Security Request from the device (\(asks.joined(separator: ", "))): answered by \(request.outcome)",
+                                        records: [request.record]))
+        }
+        for pairing in connection.security.pairings where pairing.result != .failed {
+            var text = "pairing started by \(pairing.initiator)"
+            if pairing.method != "unknown" {
+                text += ": " + (pairing.secureConnections ? "LE Secure Connections" : "legacy") + ", "
+                    + pairing.method.replacing("-", with: " ") + (pairing.bonding ? ", bonding" : "")
+            }
+            if let io = pairing.initiatorIOCapability, let other = pairing.responderIOCapability {
+                text += " (IO \(io) / \(other))"
+            }
+            switch pairing.result {
+            case .success:
+                text += "; done in " + TimelineFormat.duration((pairing.endUs ?? pairing.startUs) - pairing.startUs)
+                let keys = [pairing.initiatorKeys.isEmpty ? nil : "initiator " + pairing.initiatorKeys.joined(separator: " "),
+                            pairing.responderKeys.isEmpty ? nil : "responder " + pairing.responderKeys.joined(separator: " ")]
+                    .compactMap { $0 }
+                if !keys.isEmpty { text += ", keys: " + keys.joined(separator: ", ") }
+            case .incomplete:
+                text += "; no result before the link ended"
+            case .failed:
+                break
+            }
+            events.append(TimelineEvent(kind: .security, timeUs: pairing.startUs, endUs: pairing.endUs, connectionID: id,
+                                        text: text, records: [pairing.startRecord]))
+        }
+        for change in connection.security.encryption where change.status == 0 {
+            let text: String
+            switch change.kind {
+            case .start: text = "encryption started" + (change.keySize.map { ", key size \($0)" } ?? "")
+            case .refresh: text = "encryption key refreshed"
+            case .pause: text = "encryption paused"
+            }
+            events.append(TimelineEvent(kind: .security, timeUs: change.timeUs, connectionID: id, text: text,
+                                        records: change.record.map { [$0] } ?? []))
         }
         return events
     }

@@ -31,6 +31,7 @@ public struct FailureKind: RawRepresentable, Hashable, Sendable, Comparable {
     public static let securityRequestIgnored = Self(rawValue: "security-request-ignored")
     public static let securityRequestRejected = Self(rawValue: "security-request-rejected")
     public static let recordsOutOfOrder = Self(rawValue: "records-out-of-order")
+    public static let attAnswerNotCaptured = Self(rawValue: "att-answer-not-captured")
 
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }

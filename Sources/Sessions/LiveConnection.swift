@@ -14,6 +14,7 @@ final class LiveConnection {
     /// be outstanding at once).
     var pending = PendingRequests()
     var pendingIndications = PendingRequests()
+    var securityState = SecurityState()
     var disconnectRequested = false
     /// The host's Disconnect command (time, record), kept for a completion the capture lacks.
     var disconnectRequest: (timeUs: Int64, record: Int)?

@@ -21,6 +21,7 @@ extension SessionAnalyzer {
         case .malformedATT(let opcode, _):
             if let opcode { attOpcodeCounts[Int(opcode.rawValue)] += 1 }
         case .smp(let smp):
+            handleSMP(smp, link: pdu.link, direction: pdu.direction, record: record)
             if case .identityAddressInformation(let type, let address) = smp.parameters,
                let slot = live[pdu.link]?.slot {
                 // The peer's identity address: the RPAs it used and this address are one device.
@@ -50,10 +51,17 @@ extension SessionAnalyzer {
         case .request, .indication:
             let indication = opcode.kind == .indication
             if let earlier = indication ? conn.pendingIndications[direction] : conn.pending[direction] {
-                // A second request (or indication) before the first was answered breaks the
-                // protocol (§3.3.2, §3.3.3); the first stays outstanding, its answer may still come.
-                violation(att, over: earlier, in: conn, record: record)
-                break
+                if case .air = link {
+                    // Over the air the sniffer misses packets: the next request on the flow shows
+                    // the answer came, and the sniffer lost it.
+                    if indication { conn.pendingIndications[direction] = nil } else { conn.pending[direction] = nil }
+                    answerNotCaptured(earlier, in: conn, record: record)
+                } else {
+                    // A second request (or indication) before the first was answered breaks the
+                    // protocol (§3.3.2, §3.3.3); the first stays outstanding, its answer may still come.
+                    violation(att, over: earlier, in: conn, record: record)
+                    break
+                }
             }
             // Its attribute is described when it resolves (discovery may name the handle meanwhile).
             let transaction = ATTTransaction(opcode: opcode, handle: handle, attribute: nil, direction: direction,
@@ -126,6 +134,20 @@ extension SessionAnalyzer {
              details: [.int("opcode", att.opcode.rawValue), .string("opcodeName", att.opcode.name),
                        .int("outstandingOpcode", earlier.transaction.opcode.rawValue),
                        .int("outstandingRequestUs", earlier.transaction.requestUs)])
+    }
+
+    /// Over the air, a request the next one on its flow shows was answered, the answer not
+    /// captured: counted, not a failure (info).
+    mutating func answerNotCaptured(_ earlier: PendingRequest, in conn: LiveConnection, record: CaptureRecord) {
+        let key = TransactionTotals.Key(opcode: earlier.transaction.opcode.rawValue, handle: earlier.transaction.handle)
+        conn.updateTotals(key) { $0.count += 1 }
+        let what = earlier.transaction.opcode.name
+            + (earlier.transaction.handle.map { " to \(describe($0, slot: conn.slot))" } ?? "")
+        fail(.attAnswerNotCaptured, severity: .info, at: record.timestampUs, record: earlier.transaction.requestRecord,
+             slot: conn.slot, connection: conn.connection.id,
+             "\(what): its answer was not captured (the next request shows it came; the sniffer missed it)",
+             details: [.int("opcode", earlier.transaction.opcode.rawValue),
+                       .int("requestUs", earlier.transaction.requestUs)])
     }
 
     /// Tells the layer above who the connection is with, before its first value and when what

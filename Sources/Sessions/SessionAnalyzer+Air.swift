@@ -21,11 +21,14 @@ extension SessionAnalyzer {
             advertised(address, type: adv.header.txAddressType, timeUs: now,
                        rssi: air.metadata?.rssiDBm.map { Int8(clamping: $0) },
                        scanResponse: adv.header.pduType == .scanRsp, data: packet.airAdvertisingData)
-        case .data:
+        case .data(let data):
             let link = LinkID.air(accessAddress: ll.accessAddress)
             guard let conn = live[link] else { break }
             conn.connection.lastActivityUs = now
             if air.direction == .peripheralToCentral { conn.lastPeripheralUs = now }
+            if case .control(let control) = data.content, !air.flags.contains(.retransmission) {
+                airEncryptionControl(control, in: conn, record: packet.record)
+            }
         }
         for event in air.events {
             switch event {
@@ -38,12 +41,38 @@ extension SessionAnalyzer {
                     initiator: sender == .centralToPeripheral ? .localHost : .remote, timeUs: now,
                     record: packet.record.index, events: &events)
             case .encryptionStarted(let accessAddress):
-                live[.air(accessAddress: accessAddress)]?.connection.encrypted = true
+                if let conn = live[.air(accessAddress: accessAddress)] {
+                    encryptionChanged(in: conn, kind: .start, status: 0, statusName: "Success", keySize: nil,
+                                      source: "link-layer", record: packet.record)
+                }
             case .connectionExpired(let accessAddress, _):
                 if let conn = live[.air(accessAddress: accessAddress)] {
                     _ = endSilent(.air(accessAddress: accessAddress), conn, atCaptureEnd: false, events: &events)
                 }
             }
+        }
+    }
+
+    /// LL_REJECT_IND / LL_REJECT_EXT_IND refusing LL_ENC_REQ (the peripheral's host had no key:
+    /// 0x06), and LL_PAUSE_ENC_REQ (Core v5.4 Vol 6 Part B §5.1.3).
+    mutating func airEncryptionControl(_ control: ControlPDU, in conn: LiveConnection, record: CaptureRecord) {
+        switch control.opcode {
+        case .rejectExtInd, .rejectInd:
+            if control.opcode == .rejectExtInd, case .opcode(let rejected)? = control.parameter("rejectOpcode"),
+               rejected != .encReq { return }
+            // LL_REJECT_IND answers only LL_ENC_REQ and LL_CONNECTION_PARAM_REQ; the latter is
+            // told by its code (0x1A/0x3B/…), so only key-related codes are taken here.
+            guard let code = control.errorCode,
+                  control.opcode == .rejectExtInd || [0x06, 0x05, 0x1A, 0x25].contains(code.rawValue) else { return }
+            let status = HCIStatus(rawValue: code.rawValue)
+            encryptionChanged(in: conn, kind: .start, status: code.rawValue, statusName: status.name, keySize: nil,
+                              source: "link-layer", record: record)
+        case .pauseEncReq:
+            conn.connection.encrypted = false
+            encryptionChanged(in: conn, kind: .pause, status: 0, statusName: "Success", keySize: nil, source: "link-layer",
+                              record: record)
+        default:
+            break
         }
     }
 

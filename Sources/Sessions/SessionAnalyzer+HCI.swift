@@ -31,6 +31,15 @@ extension SessionAnalyzer {
                                                 createUs: record.timestampUs, record: record.index))
         case .leCreateConnectionCancel:
             for i in pendingCreates.indices { pendingCreates[i].cancelRequested = true }
+        case .leEnableEncryption(let start):
+            // The central encrypts with a key it has: the answer to a pending Security Request.
+            if let conn = live[.hci(adapter: record.adapter, handle: start.connectionHandle)] {
+                answerSecurityRequest(in: conn, with: "encryption")
+            }
+        case .raw where opcode.rawValue == 0x201B:
+            if let handle = Self.linkHandle(of: command), let conn = live[.hci(adapter: record.adapter, handle: handle)] {
+                longTermKeyRefused(in: conn, record: record)
+            }
         case .disconnect(let disconnect):
             if let conn = live[.hci(adapter: record.adapter, handle: disconnect.connectionHandle)] {
                 conn.disconnectRequested = true
@@ -69,10 +78,16 @@ extension SessionAnalyzer {
             end(.hci(adapter: record.adapter, handle: disconnection.connectionHandle), reason: disconnection.reason,
                 initiator: nil, timeUs: record.timestampUs, record: record.index, events: &events)
         case .encryptionChange(let change):
-            if change.status.isSuccess {
-                live[.hci(adapter: record.adapter, handle: change.connectionHandle)]?.connection.encrypted
-                    = change.encryptionEnabled != 0
-            }
+            guard let conn = live[.hci(adapter: record.adapter, handle: change.connectionHandle)] else { return }
+            let off = change.status.isSuccess && change.encryptionEnabled == 0
+            if off { conn.connection.encrypted = false }
+            encryptionChanged(in: conn, kind: off ? .pause : .start, status: change.status.rawValue,
+                              statusName: change.status.name, keySize: change.encryptionKeySize.map(Int.init), source: "hci",
+                              record: record)
+        case .encryptionKeyRefreshComplete(let status, let handle):
+            guard let conn = live[.hci(adapter: record.adapter, handle: handle)] else { return }
+            encryptionChanged(in: conn, kind: .refresh, status: status.rawValue, statusName: status.name, keySize: nil,
+                              source: "hci", record: record)
         case .leMeta(let meta):
             handle(meta, record: record, joinedAdvertising: joinedAdvertising)
         default:

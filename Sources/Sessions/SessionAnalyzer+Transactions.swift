@@ -22,9 +22,14 @@ extension SessionAnalyzer {
             let code = request.transaction.errorCode ?? ATTErrorCode(rawValue: 0)
             describeAttribute(of: &request.transaction, slot: conn.slot)
             if !ATTErrorCode.isNormalEndOfDiscovery(errorCode: code, requestOpcode: request.transaction.opcode) {
+                let listed = failures.count
                 fail(.attError, at: now, record: responseRecord, slot: conn.slot, connection: conn.connection.id,
                      "\(Self.what(request.transaction)) failed: \(code.name) (\(Hex.code(code.rawValue)))",
                      details: Self.details(request.transaction) + [.int("errorCode", code.rawValue), .string("errorName", code.name)])
+                // Insufficient Authentication, Encryption Key Size, Encryption: the error says what followed.
+                if [0x05, 0x0C, 0x0F].contains(code.rawValue), failures.count > listed {
+                    awaitSecurity(failureIndex: listed, in: conn)
+                }
             }
         case .timeout:
             describeAttribute(of: &request.transaction, slot: conn.slot)

@@ -179,6 +179,7 @@ public struct SessionAnalyzer {
     /// Keeps an ended connection for the report with what the report shows of its latencies
     /// (frozen in place by `LiveConnection.ended`).
     mutating func keep(_ conn: LiveConnection) {
+        closeSecurity(conn)
         finished.append(conn.ended())
     }
 

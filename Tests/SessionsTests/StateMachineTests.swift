@@ -170,7 +170,8 @@ struct StateMachineTests {
         #expect(gatt.filter { $0.kind == .service }.map(\.uuid.description) == ["1800", "1801", "180F", "FFE0"])
         #expect(gatt.first { $0.handle == 0x12 }?.properties == ["Notify"])
         #expect(gatt.first { $0.handle == 0x13 }?.kind == .descriptor)
-        #expect(report.findings.map(\.summary) == ["Read Request to FFE3 failed: Insufficient Authentication (0x05)",
+        #expect(report.findings.map(\.summary) == ["Read Request to FFE3 failed: Insufficient Authentication (0x05); "
+                                                    + "then nothing: no pairing or encryption before the capture ended",
             "Connection to \(lock) still up when the capture ended (last packet 0 ms before the end)"])
     }
 
