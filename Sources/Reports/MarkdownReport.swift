@@ -13,7 +13,7 @@ public enum MarkdownReport {
             guard let id else { return "—" }
             return MarkdownText.escape(devices[id].map(TimelineFormat.title) ?? id)
         }
-        func at(_ us: Int64) -> String { "+" + Timestamp.relativeSeconds(us - start) }
+        func at(_ us: Int64) -> String { (us < start ? "" : "+") + Timestamp.relativeSeconds(us - start) }
         var lines = ["# bledecode: " + MarkdownText.escape(analysis.info.path), "", "| Capture | |", "| --- | --- |"]
         let dangling = report.connections.filter(\.dangling).count
         var facts = [("Format", analysis.info.linkTypeDescription), ("Records", "\(report.stats.records)")]

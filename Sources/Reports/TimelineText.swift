@@ -134,7 +134,9 @@ public struct TimelineText {
 
     func stamp(_ us: Int64, start: Int64, previous: Int64) -> String {
         switch time {
-        case .relative: "+" + Timestamp.relativeSeconds(us - start)
+        // A signed time, never `+-0.6` (a time before the start cannot come from the report, which
+        // counts from the earliest record, but a caller's start may be later).
+        case .relative: (us < start ? "" : "+") + Timestamp.relativeSeconds(us - start)
         case .absolute: Timestamp.iso8601(unixMicroseconds: us)
         case .delta: "Δ" + Timestamp.relativeSeconds(us - previous)
         }

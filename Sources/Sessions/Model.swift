@@ -337,6 +337,11 @@ public struct CaptureStatistics: Sendable {
     public var failures: Int { failuresByKind.values.reduce(0, +) }
     /// Every notice (warning or info) by kind, each occurrence counted.
     public var noticesByKind: [FailureKind: Int] = [:]
+    /// Records with a time earlier than a record before them, the first of them, and the
+    /// largest step back.
+    public var outOfOrderRecords = 0
+    public var firstOutOfOrderRecord: Int?
+    public var largestStepBackUs: Int64 = 0
     /// The most connections up at the same time.
     public var maxConcurrentConnections = 0
 }

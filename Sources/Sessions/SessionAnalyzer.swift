@@ -133,7 +133,14 @@ public struct SessionAnalyzer {
     public mutating func process(lent packet: inout DecodedPacket, into events: inout [SessionEvent]) {
         let now = packet.record.timestampUs
         stats.records += 1
-        stats.firstTimeUs = stats.firstTimeUs ?? now
+        // Times count from the earliest record, wherever it lies; one earlier than a record
+        // before it is counted (a capture tool's clock step or interleaved writers).
+        if let last = stats.lastTimeUs, now < last {
+            stats.outOfOrderRecords += 1
+            if stats.firstOutOfOrderRecord == nil { stats.firstOutOfOrderRecord = packet.record.index }
+            stats.largestStepBackUs = max(stats.largestStepBackUs, last - now)
+        }
+        stats.firstTimeUs = min(stats.firstTimeUs ?? now, now)
         stats.lastTimeUs = max(stats.lastTimeUs ?? now, now)
         if packet.record.isTruncated { stats.truncatedRecords += 1 }
         for issue in packet.issues { count(issue) }

@@ -86,6 +86,14 @@ extension SessionAnalyzer {
             commandTotals[command.opcode.rawValue]?.unanswered += 1
         }
         truncationFailures(diagnostics)
+        if stats.outOfOrderRecords > 0 {
+            fail(.recordsOutOfOrder, severity: .warning, at: stats.firstTimeUs ?? 0, record: stats.firstOutOfOrderRecord,
+                 slot: nil, connection: nil,
+                 "\(stats.outOfOrderRecords) record(s) are timed earlier than a record before them (the first is "
+                    + "#\(stats.firstOutOfOrderRecord ?? 0), up to \(Self.seconds(stats.largestStepBackUs)) back): times are "
+                    + "counted from the earliest record, and durations across them may be off")
+            stats.noticesByKind[.recordsOutOfOrder] = stats.outOfOrderRecords
+        }
         // Merges after a connection or failure was recorded may have changed a device's id.
         for i in finished.indices { finished[i].deviceID = finalDeviceID(finished[i].deviceID) }
         // Sorted in place: the report shares the array rather than holding a second copy.

@@ -245,3 +245,32 @@ struct ATTFlowTests {
         #expect(c.rediscoveries.map(\.startUs) == [againUs])
     }
 }
+
+/// Measured right: names without NUL padding, times from the earliest record, records out of
+/// order said.
+struct MeasuredTests {
+    let lock = SampleScenarios.lockA
+
+    @Test func namesLoseTrailingNULPadding() {
+        var s = HCIScenario()
+        s.advertisingReport(lock, random: true, data: HCIScenario.adStructure(0x09, Array("LOCK\0\0\0".utf8)), rssi: -50)
+        s.advertisingReport(SampleScenarios.lockB, random: false,
+                            data: HCIScenario.adStructure(0x09, Array("A\0B\0".utf8)), rssi: -50)
+        let report = analyze(s.records).report
+        #expect(report.devices.map(\.names) == [["LOCK"], ["A\0B"]])
+    }
+
+    @Test func recordsOutOfOrderCountFromTheEarliest() {
+        var s = HCIScenario()
+        s.command(HCIScenario.leSetScanEnable, [0x01, 0x00])
+        s.wait(ms: -600)
+        s.commandComplete(HCIScenario.leSetScanEnable)
+        let earliest = s.records[1].timestampUs
+        let report = analyze(s.records).report
+        #expect(report.stats.firstTimeUs == earliest)
+        #expect(report.stats.outOfOrderRecords == 1)
+        #expect(report.notices.map(\.kind) == [.recordsOutOfOrder])
+        #expect(report.notices[0].severity == .warning && report.notices[0].record == 2)
+        #expect(report.notices[0].summary.hasPrefix("1 record(s) are timed earlier than a record before them (the first is #2, up to "))
+    }
+}
