@@ -24,6 +24,8 @@ public struct FailureKind: RawRepresentable, Hashable, Sendable, Comparable {
     // Notices (docs/failures.md gives each its severity and why).
     public static let disconnectNotCaptured = Self(rawValue: "disconnect-not-captured")
     public static let hciVendorCommandUnsupported = Self(rawValue: "hci-vendor-command-unsupported")
+    public static let hciVendorCommandFailed = Self(rawValue: "hci-vendor-command-failed")
+    public static let hciCommandWhilePending = Self(rawValue: "hci-command-while-pending")
     public static let advertisingAddressRefused = Self(rawValue: "advertising-address-refused")
     public static let nothingToCancel = Self(rawValue: "connection-cancel-too-late")
     public static let backgroundConnectionPending = Self(rawValue: "background-connection-pending")

@@ -15,6 +15,10 @@ final class LiveConnection {
     var pending = PendingRequests()
     var pendingIndications = PendingRequests()
     var securityState = SecurityState()
+    /// Over the air, when each side last sent L2CAP data (a sniffer that lost part of an answer
+    /// may still have seen its start).
+    var lastCentralL2CAPUs: Int64?
+    var lastPeripheralL2CAPUs: Int64?
     var disconnectRequested = false
     /// The host's Disconnect command (time, record), kept for a completion the capture lacks.
     var disconnectRequest: (timeUs: Int64, record: Int)?

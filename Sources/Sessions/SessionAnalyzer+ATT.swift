@@ -51,9 +51,11 @@ extension SessionAnalyzer {
         case .request, .indication:
             let indication = opcode.kind == .indication
             if let earlier = indication ? conn.pendingIndications[direction] : conn.pending[direction] {
-                if case .air = link {
-                    // Over the air the sniffer misses packets: the next request on the flow shows
-                    // the answer came, and the sniffer lost it.
+                if case .air = link, (Self.peerL2CAPUs(of: direction, in: conn) ?? .min) > earlier.transaction.requestUs
+                    || lastBadCRCUs > earlier.transaction.requestUs {
+                    // Over the air the sniffer misses packets: the peer sent L2CAP data after the
+                    // request that decoded to no answer, or packets were lost to bad CRCs since;
+                    // the next request shows the answer came.
                     if indication { conn.pendingIndications[direction] = nil } else { conn.pending[direction] = nil }
                     answerNotCaptured(earlier, in: conn, record: record)
                 } else {
@@ -80,10 +82,14 @@ extension SessionAnalyzer {
             if opcode == .writeResponse {
                 events.append(.writeResponse(connectionNumber: conn.number, timeUs: now))
             }
-            // A confirmation answers an indication, a response a request: separate flows.
-            let answered = opcode.kind == .confirmation ? conn.pendingIndications.remove(Self.opposite(direction))
-                : conn.pending.remove(Self.opposite(direction))
-            if let pending = answered {
+            // A confirmation answers an indication, a response a request: separate flows. An
+            // answer must fit its request (its opcode + 1, or an Error Response naming it): one that
+            // does not answers a request the capture does not hold.
+            let other = Self.opposite(direction)
+            if opcode.kind == .confirmation {
+                if let pending = conn.pendingIndications.remove(other) { answer(pending, with: att, in: conn, record: record) }
+            } else if let request = conn.pending[other]?.transaction.opcode, Self.fits(att, request: request),
+                      let pending = conn.pending.remove(other) {
                 answer(pending, with: att, in: conn, record: record)
             }
         case .command, .notification:
@@ -129,11 +135,26 @@ extension SessionAnalyzer {
             + (earlier.transaction.handle.map { " to \(describe($0, slot: conn.slot))" } ?? "")
         fail(.attProtocolViolation, severity: .warning, at: record.timestampUs, record: record.index, slot: conn.slot,
              connection: conn.connection.id,
-             "\(what) sent while \(earlierWhat) (\(Self.seconds(record.timestampUs - earlier.transaction.requestUs)) earlier) "
-                + "was still outstanding: ATT allows one at a time",
+             "\(what) sent while \(earlierWhat) was still outstanding: ATT allows one at a time" + airCaveat(conn),
              details: [.int("opcode", att.opcode.rawValue), .string("opcodeName", att.opcode.name),
                        .int("outstandingOpcode", earlier.transaction.opcode.rawValue),
                        .int("outstandingRequestUs", earlier.transaction.requestUs)])
+    }
+
+    /// Over the air, when the other side of `direction` last sent L2CAP data.
+    static func peerL2CAPUs(of direction: Direction, in conn: LiveConnection) -> Int64? {
+        switch direction {
+        case .centralToPeripheral: conn.lastPeripheralL2CAPUs
+        case .peripheralToCentral: conn.lastCentralL2CAPUs
+        default: nil
+        }
+    }
+
+    /// Responses are their request's opcode + 1 (Core v5.4 Vol 3 Part F §3.4); an Error Response
+    /// names the request it answers (§3.4.1.1).
+    static func fits(_ response: ATTPDU, request: ATTOpcode) -> Bool {
+        if case .errorResponse(let error) = response.parameters { return error.requestOpcode == request }
+        return response.opcode.rawValue == request.rawValue &+ 1
     }
 
     /// Over the air, a request the next one on its flow shows was answered, the answer not

@@ -11,6 +11,7 @@ extension SessionAnalyzer {
         let now = packet.record.timestampUs
         if air.flags.contains(.badCRC) {
             stats.badCRCPackets += 1
+            lastBadCRCUs = now
             return
         }
         guard let ll = air.packet else { return }
@@ -26,8 +27,14 @@ extension SessionAnalyzer {
             guard let conn = live[link] else { break }
             conn.connection.lastActivityUs = now
             if air.direction == .peripheralToCentral { conn.lastPeripheralUs = now }
-            if case .control(let control) = data.content, !air.flags.contains(.retransmission) {
+            switch data.content {
+            case .control(let control) where !air.flags.contains(.retransmission):
                 airEncryptionControl(control, in: conn, record: packet.record)
+            case .l2capStart, .l2capContinuation:
+                if air.direction == .peripheralToCentral { conn.lastPeripheralL2CAPUs = now }
+                if air.direction == .centralToPeripheral { conn.lastCentralL2CAPUs = now }
+            default:
+                break
             }
         }
         for event in air.events {

@@ -14,8 +14,9 @@ extension SessionAnalyzer {
     mutating func handle(_ command: HCICommandPacket, record: CaptureRecord) {
         let opcode = command.opcode
         // Queued in place in the dictionary (a copy taken out would be copied on write).
+        let repeated = !(pendingCommands[opcode.rawValue]?.isEmpty ?? true)
         let droppedOldest = Self.enqueue(PendingCommand(opcode: opcode, timeUs: record.timestampUs, record: record.index,
-                                                        handle: Self.linkHandle(of: command)),
+                                                        handle: Self.linkHandle(of: command), repeated: repeated),
                                          in: &pendingCommands[opcode.rawValue, default: []])
         if droppedOldest { commandTotals[opcode.rawValue, default: CommandTotals(opcode: opcode)].unanswered += 1 }
         commandTotals[opcode.rawValue, default: CommandTotals(opcode: opcode)].count += 1
@@ -112,7 +113,7 @@ extension SessionAnalyzer {
         let conn = command?.handle.flatMap { live[.hci(adapter: record.adapter, handle: $0)] }
         if let handle = command?.handle { details.append(.int("connectionHandle", handle)) }
         if opcode == .disconnect { conn?.disconnectRequested = false }
-        let (kind, severity, why) = Self.classify(opcode, status: status)
+        let (kind, severity, why) = Self.classify(opcode, status: status, repeated: command?.repeated ?? false)
         fail(kind, severity: severity, at: record.timestampUs, record: record.index, slot: conn?.slot,
              connection: conn?.connection.id,
              "\(opcode.name) failed: \(status.name) (\(Hex.code(status.rawValue))), answered by \(event)" + why,
@@ -126,10 +127,21 @@ extension SessionAnalyzer {
     ///   Disallowed: the controller refuses a new address while the set advertises (Core v5.4
     ///   Vol 4 Part E §7.8.52, §7.8.4), and the host retries at the next rotation;
     /// - LE Create Connection Cancel refused with Command Disallowed: nothing was pending any
-    ///   more, the connection had completed or failed meanwhile (§7.8.13).
-    static func classify(_ opcode: HCIOpcode, status: HCIStatus) -> (FailureKind, FindingSeverity, String) {
-        if opcode.isVendorSpecific && status.rawValue == 0x01 {
+    ///   more, the connection had completed or failed meanwhile (§7.8.13);
+    /// - a vendor command that failed otherwise: the stack's extension, nothing the user asked
+    ///   for is known to have failed (a warning);
+    /// - a command refused with Command Disallowed that the host sent again while the same
+    ///   command was pending: the host's repetition, not the operation, was refused (a warning).
+    static func classify(_ opcode: HCIOpcode, status: HCIStatus, repeated: Bool) -> (FailureKind, FindingSeverity, String) {
+        // OGF 0x3F vendor-specific, 0x3E reserved for testing (Vol 4 Part E §5.4.1).
+        if opcode.ogf >= 0x3E && status.rawValue == 0x01 {
             return (.hciVendorCommandUnsupported, .info, " (the controller does not know this vendor command)")
+        }
+        if opcode.isVendorSpecific {
+            return (.hciVendorCommandFailed, .warning, " (a vendor extension of the stack)")
+        }
+        if status.rawValue == 0x0C && repeated {
+            return (.hciCommandWhilePending, .warning, " (sent again while the same command was still pending)")
         }
         if status.rawValue == 0x0C && (opcode.rawValue == 0x2035 || opcode.rawValue == 0x2005) {
             return (.advertisingAddressRefused, .info, " (refused while advertising; the host sets it again later)")

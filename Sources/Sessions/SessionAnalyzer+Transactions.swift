@@ -12,7 +12,7 @@ extension SessionAnalyzer {
     /// transaction was copied).
     mutating func resolve(_ request: inout PendingRequest, in conn: LiveConnection, outcome: ATTTransaction.Outcome,
                           responseUs: Int64?, record responseRecord: Int?, response: ATTOpcode?, now: Int64, why: String?,
-                          atCaptureEnd: Bool = false) {
+                          unseenEnd: Bool = false) {
         request.transaction.outcome = outcome
         request.transaction.responseUs = responseUs
         request.transaction.responseRecord = responseRecord
@@ -39,8 +39,10 @@ extension SessionAnalyzer {
                  details: Self.details(request.transaction))
         case .noResponse:
             describeAttribute(of: &request.transaction, slot: conn.slot)
-            // Unanswered because the capture ended: nothing failed yet (the answer may have come).
-            fail(.attNoResponse, severity: atCaptureEnd ? .warning : .failure, at: now, record: nil, slot: conn.slot, connection: conn.connection.id,
+            // Unanswered because the capture ended, or the link's end was not seen: nothing is
+            // known to have failed (the answer may have come).
+            fail(.attNoResponse, severity: unseenEnd ? .warning : .failure, at: now, record: nil, slot: conn.slot,
+                 connection: conn.connection.id,
                  "\(Self.what(request.transaction)) never answered: \(why ?? "the link went down first")" + airCaveat(conn),
                  details: Self.details(request.transaction))
         case .ok, .noResponseExpected:
@@ -152,9 +154,11 @@ extension SessionAnalyzer {
         conn.connection.disconnectReason = reason
         conn.connection.endInferred = inferred
         conn.connection.initiator = initiator ?? Self.initiator(reason: reason, hostAsked: conn.disconnectRequested)
+        // An end the capture did not show (a sniffer that lost the link) proves no failure: a warning.
         for var pending in conn.allPending {
             resolve(&pending, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
-                    now: timeUs, why: "the link went down first (\(reason.map { "\($0.name)" } ?? "its end was not captured"))")
+                    now: timeUs, why: "the link went down first (\(reason.map { "\($0.name)" } ?? "its end was not captured"))",
+                    unseenEnd: reason == nil)
         }
         conn.removeAllPending()
         if let reason, ![0x13, 0x15, 0x16].contains(reason.rawValue) {

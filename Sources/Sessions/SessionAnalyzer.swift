@@ -108,6 +108,8 @@ public struct SessionAnalyzer {
     var notices: [Failure] = []
     var noticeEntries: [NoticeKey: Int] = [:]
     var connectionCount = 0
+    /// Over the air, when the sniffer last lost a packet to a bad CRC.
+    var lastBadCRCUs: Int64 = .min
     var nextDeadlineUs: Int64 = .max
     var classified: Set<Int> = []
     /// ATT PDUs per opcode, counted here and copied into `stats.attPDUs` by `finish`.
@@ -261,6 +263,8 @@ struct PendingCommand {
     var record: Int
     /// The link a command is about, for a command with a connection handle.
     var handle: UInt16?
+    /// Sent while the same command was still pending.
+    var repeated = false
 }
 
 /// Per-opcode command outcomes, for the report.

@@ -59,7 +59,7 @@ extension SessionAnalyzer {
             }
             for var pending in open.allPending {
                 resolve(&pending, in: open, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
-                        now: end, why: "the capture ended first", atCaptureEnd: true)
+                        now: end, why: "the capture ended first", unseenEnd: true)
             }
             open.removeAllPending()
             fail(.danglingConnection, severity: .warning, at: open.connection.lastActivityUs, record: nil, slot: open.slot,
@@ -125,7 +125,7 @@ extension SessionAnalyzer {
         conn.connection.endInferred = "disconnect requested, not captured"
         for var pending in conn.allPending {
             resolve(&pending, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
-                    now: request.timeUs, why: "the host asked to disconnect first", atCaptureEnd: true)
+                    now: request.timeUs, why: "the host asked to disconnect first", unseenEnd: true)
         }
         conn.removeAllPending()
         fail(.disconnectNotCaptured, severity: .info, at: request.timeUs, record: request.record, slot: conn.slot,
