@@ -163,7 +163,8 @@ extension SessionAnalyzer {
         conn.removeAllPending()
         if let reason, ![0x13, 0x15, 0x16].contains(reason.rawValue) {
             fail(.linkLost, at: timeUs, record: record, slot: conn.slot, connection: conn.connection.id,
-                 "Link to \(label(slot: conn.slot)) lost: \(reason.name) (\(Hex.code(reason.rawValue)))",
+                 "Link to \(label(slot: conn.slot)) lost: \(reason.name) (\(Hex.code(reason.rawValue)))"
+                    + (inferred.map { " (\($0))" } ?? ""),
                  details: [.int("reason", reason.rawValue), .string("reasonName", reason.name)])
         }
         keep(conn)
