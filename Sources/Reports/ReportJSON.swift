@@ -376,7 +376,7 @@ public enum ReportJSON {
             w.field("durationUs", optional: p.endUs.map { $0 - p.startUs })
             w.field("record", p.startRecord)
             w.field("initiator", p.initiator)
-            w.field("method", p.method)
+            w.field("method", p.method.rawValue)
             w.field("secureConnections", p.secureConnections)
             w.field("bonding", p.bonding)
             w.field("mitm", p.mitm)
@@ -417,7 +417,8 @@ public enum ReportJSON {
             w.field("bonding", r.bonding)
             w.field("mitm", r.mitm)
             w.field("secureConnections", r.secureConnections)
-            w.field("outcome", r.outcome)
+            w.field("from", r.from)
+            w.field("outcome", r.outcome.rawValue)
             w.endObject()
         }
         w.endArray()

@@ -255,17 +255,18 @@ extension Timeline {
     static func security(_ connection: Connection) -> [TimelineEvent] {
         let id = connection.id
         var events: [TimelineEvent] = []
-        for request in connection.security.securityRequests where request.outcome == "pairing" || request.outcome == "encryption" {
+        for request in connection.security.securityRequests where request.outcome == .pairing || request.outcome == .encryption {
             let asks = [request.bonding ? "bonding" : "no bonding", request.mitm ? "MITM" : nil].compactMap { $0 }
+            let from = request.from == "local" ? "the host" : request.from == "remote" ? "the device" : "the " + request.from
             events.append(TimelineEvent(kind: .security, timeUs: request.timeUs, connectionID: id,
-                                        text: "Security Request from the device (\(asks.joined(separator: ", "))): answered by \(request.outcome)",
+                                        text: "Security Request from \(from) (\(asks.joined(separator: ", "))): answered by \(request.outcome.rawValue)",
                                         records: [request.record]))
         }
         for pairing in connection.security.pairings where pairing.result != .failed {
             var text = "pairing started by \(pairing.initiator)"
-            if pairing.method != "unknown" {
+            if pairing.method != .unknown {
                 text += ": " + (pairing.secureConnections ? "LE Secure Connections" : "legacy") + ", "
-                    + pairing.method.replacing("-", with: " ") + (pairing.bonding ? ", bonding" : "")
+                    + pairing.method.rawValue.replacing("-", with: " ") + (pairing.bonding ? ", bonding" : "")
             }
             if let io = pairing.initiatorIOCapability, let other = pairing.responderIOCapability {
                 text += " (IO \(io) / \(other))"

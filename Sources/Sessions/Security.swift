@@ -27,7 +27,11 @@ public struct Pairing: Sendable {
     public var endUs: Int64?
     /// `just-works`, `passkey-entry`, `numeric-comparison`, `oob`, or `unknown` before the
     /// Pairing Response (§2.3.5.1, tables 2.6–2.8).
-    public var method: String
+    public enum Method: String, Sendable {
+        case justWorks = "just-works", passkeyEntry = "passkey-entry", numericComparison = "numeric-comparison", oob,
+             unknown
+    }
+    public var method: Method
     public var secureConnections: Bool
     public var bonding: Bool
     public var mitm: Bool
@@ -63,7 +67,10 @@ public struct SecurityRequest: Sendable {
     /// `pairing` (a Pairing Request followed), `encryption` (the central encrypted with a key it
     /// had), `rejected` (Pairing Failed answered it), `ignored` (nothing followed before the
     /// next request or the end of the link).
-    public var outcome: String
+    public enum Outcome: String, Sendable { case pairing, encryption, rejected, ignored }
+    public var outcome: Outcome
+    /// Who sent it: `remote` or `local` over HCI, `peripheral` over the air.
+    public var from: String
     public var timeUs: Int64
     public var record: Int
     public var bonding: Bool

@@ -35,7 +35,7 @@ extension SessionAnalyzer {
         case .leEnableEncryption(let start):
             // The central encrypts with a key it has: the answer to a pending Security Request.
             if let conn = live[.hci(adapter: record.adapter, handle: start.connectionHandle)] {
-                answerSecurityRequest(in: conn, with: "encryption")
+                answerSecurityRequest(in: conn, with: .encryption)
             }
         case .raw where opcode.rawValue == 0x201B:
             if let handle = Self.linkHandle(of: command), let conn = live[.hci(adapter: record.adapter, handle: handle)] {

@@ -44,6 +44,12 @@ extension SessionAnalyzer {
         }
     }
 
+    /// `The device's`, `The host's`, `The peripheral's`.
+    static func whose(_ side: String) -> String {
+        let who = who(side)
+        return "T" + who.dropFirst() + "'s"
+    }
+
     mutating func handleSMP(_ smp: SMPCommand, link: LinkID, direction: Direction, record: CaptureRecord) {
         guard let conn = live[link] else { return }
         let now = record.timestampUs
@@ -51,14 +57,14 @@ extension SessionAnalyzer {
         case .securityRequest(let auth):
             if let pending = conn.securityState.securityRequest { securityRequestIgnored(pending, in: conn) }
             conn.connection.security.securityRequests.append(SecurityRequest(
-                outcome: "ignored", timeUs: now, record: record.index, bonding: auth.bonding, mitm: auth.mitm,
+                outcome: .ignored, from: Self.side(direction), timeUs: now, record: record.index, bonding: auth.bonding, mitm: auth.mitm,
                 secureConnections: auth.secureConnections))
             conn.securityState.securityRequest = conn.connection.security.securityRequests.count - 1
         case .pairingRequest(let features):
-            answerSecurityRequest(in: conn, with: "pairing")
+            answerSecurityRequest(in: conn, with: .pairing)
             followed(in: conn, by: "pairing started", timeUs: now)
             conn.connection.security.pairings.append(Pairing(
-                initiator: Self.side(direction), startUs: now, startRecord: record.index, endUs: nil, method: "unknown",
+                initiator: Self.side(direction), startUs: now, startRecord: record.index, endUs: nil, method: .unknown,
                 secureConnections: features.authReq.secureConnections, bonding: features.authReq.bonding,
                 mitm: features.authReq.mitm, initiatorIOCapability: features.ioCapability.name, responderIOCapability: nil,
                 keySize: nil, initiatorKeys: [], responderKeys: [], result: .incomplete, reasonCode: nil, reasonName: nil,
@@ -95,20 +101,21 @@ extension SessionAnalyzer {
     /// The pairing method (Core v5.4 Vol 3 Part H §2.3.5.1, tables 2.6–2.8): OOB when the OOB
     /// flags say so, Just Works when neither side asks for MITM protection, else by IO
     /// capabilities.
-    static func method(_ request: SMPPairingFeatures, _ response: SMPPairingFeatures, secureConnections: Bool) -> String {
+    static func method(_ request: SMPPairingFeatures, _ response: SMPPairingFeatures,
+                       secureConnections: Bool) -> Pairing.Method {
         let oob = secureConnections ? (request.oobDataFlag == 1 || response.oobDataFlag == 1)
             : (request.oobDataFlag == 1 && response.oobDataFlag == 1)
-        if oob { return "oob" }
-        guard request.authReq.mitm || response.authReq.mitm else { return "just-works" }
+        if oob { return .oob }
+        guard request.authReq.mitm || response.authReq.mitm else { return .justWorks }
         let (a, b) = (request.ioCapability.rawValue, response.ioCapability.rawValue)
-        guard a <= 4, b <= 4 else { return "unknown" }
-        if a == 3 || b == 3 { return "just-works" }
+        guard a <= 4, b <= 4 else { return .unknown }
+        if a == 3 || b == 3 { return .justWorks }
         let pair = Set([a, b])
         switch pair {
-        case [0], [0, 1]: return "just-works"
-        case [1]: return secureConnections ? "numeric-comparison" : "just-works"
-        case [1, 4], [4]: return secureConnections ? "numeric-comparison" : "passkey-entry"
-        default: return "passkey-entry"
+        case [0], [0, 1]: return .justWorks
+        case [1]: return secureConnections ? .numericComparison : .justWorks
+        case [1, 4], [4]: return secureConnections ? .numericComparison : .passkeyEntry
+        default: return .passkeyEntry
         }
     }
 
@@ -127,14 +134,14 @@ extension SessionAnalyzer {
             let pairing = conn.connection.security.pairings[index]
             summary = "Pairing failed: \(why), sent by \(Self.who(by)) "
                 + "\(Self.seconds(now - pairing.startUs)) after the Pairing Request"
-                + (pairing.method == "unknown" ? "" : " (\(Self.describe(pairing)))")
+                + (pairing.method == .unknown ? "" : " (\(Self.describe(pairing)))")
             conn.securityState.pairing = nil
         } else {
             // Answering a Security Request, or a pairing whose start the capture lacks.
-            let answered = conn.securityState.securityRequest != nil
-            answerSecurityRequest(in: conn, with: "rejected")
-            summary = answered ? "The device's Security Request refused: Pairing Failed \(why), sent by \(Self.who(by))"
-                : "Pairing failed: \(why), sent by \(Self.who(by))"
+            let asked = conn.securityState.securityRequest.map { conn.connection.security.securityRequests[$0].from }
+            answerSecurityRequest(in: conn, with: .rejected)
+            summary = asked.map { "\(Self.whose($0)) Security Request refused: Pairing Failed \(why), sent by \(Self.who(by))" }
+                ?? "Pairing failed: \(why), sent by \(Self.who(by))"
         }
         followed(in: conn, by: "pairing failed", timeUs: now)
         fail(.pairingFailed, at: now, record: record.index, slot: conn.slot, connection: conn.connection.id, summary,
@@ -143,11 +150,11 @@ extension SessionAnalyzer {
 
     /// `LE Secure Connections, numeric comparison, bonding`.
     static func describe(_ pairing: Pairing) -> String {
-        [pairing.secureConnections ? "LE Secure Connections" : "legacy", pairing.method.replacing("-", with: " "),
+        [pairing.secureConnections ? "LE Secure Connections" : "legacy", pairing.method.rawValue.replacing("-", with: " "),
          pairing.bonding ? "bonding" : "no bonding"].joined(separator: ", ")
     }
 
-    mutating func answerSecurityRequest(in conn: LiveConnection, with outcome: String) {
+    mutating func answerSecurityRequest(in conn: LiveConnection, with outcome: SecurityRequest.Outcome) {
         guard let index = conn.securityState.securityRequest else { return }
         conn.connection.security.securityRequests[index].outcome = outcome
         conn.securityState.securityRequest = nil
@@ -158,7 +165,7 @@ extension SessionAnalyzer {
         conn.securityState.securityRequest = nil
         fail(.securityRequestIgnored, severity: .warning, at: request.timeUs, record: request.record, slot: conn.slot,
              connection: conn.connection.id,
-             "The device's Security Request (\(request.bonding ? "bonding" : "no bonding")\(request.mitm ? ", MITM" : "")) "
+             "\(Self.whose(request.from)) Security Request (\(request.bonding ? "bonding" : "no bonding")\(request.mitm ? ", MITM" : "")) "
                 + "was ignored: neither pairing nor encryption followed")
     }
 
@@ -174,8 +181,8 @@ extension SessionAnalyzer {
         if status == 0 {
             conn.connection.encrypted = true
             conn.securityState.keyRefused = false
-            answerSecurityRequest(in: conn, with: "encryption")
-            if let index = conn.securityState.pairing, conn.connection.security.pairings[index].method != "unknown" {
+            answerSecurityRequest(in: conn, with: .encryption)
+            if let index = conn.securityState.pairing, conn.connection.security.pairings[index].method != .unknown {
                 conn.connection.security.pairings[index].result = .success
                 conn.connection.security.pairings[index].endUs = now
                 conn.securityState.pairing = nil

@@ -93,6 +93,9 @@ extension SessionAnalyzer {
                     + "#\(stats.firstOutOfOrderRecord ?? 0), up to \(Self.seconds(stats.largestStepBackUs)) back): times are "
                     + "counted from the earliest record, and durations across them may be off")
             stats.noticesByKind[.recordsOutOfOrder] = stats.outOfOrderRecords
+            if let index = notices.lastIndex(where: { $0.kind == .recordsOutOfOrder }) {
+                notices[index].count = stats.outOfOrderRecords
+            }
         }
         // Merges after a connection or failure was recorded may have changed a device's id.
         for i in finished.indices { finished[i].deviceID = finalDeviceID(finished[i].deviceID) }

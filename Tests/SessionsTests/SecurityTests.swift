@@ -57,10 +57,10 @@ struct SecurityTests {
         #expect(report.failures.isEmpty)
         #expect(report.notices.isEmpty)
         let security = report.connections[0].security
-        #expect(security.securityRequests.map(\.outcome) == ["pairing"])
+        #expect(security.securityRequests.map(\.outcome) == [.pairing])
         #expect(security.pairings.count == 1)
         let p = security.pairings[0]
-        #expect(p.initiator == "local" && p.method == "passkey-entry" && !p.secureConnections && p.bonding && p.mitm)
+        #expect(p.initiator == "local" && p.method == .passkeyEntry && !p.secureConnections && p.bonding && p.mitm)
         #expect(p.initiatorIOCapability == "KeyboardDisplay" && p.responderIOCapability == "DisplayOnly")
         #expect(p.keySize == 16 && p.initiatorKeys == ["EncKey"] && p.responderKeys == ["EncKey"])
         #expect(p.result == .success && p.reasonCode == nil)
@@ -85,7 +85,7 @@ struct SecurityTests {
                 + "Pairing Request (LE Secure Connections, numeric comparison, bonding)")
         #expect(report.failures[0].timeUs == s.records[failed].timestampUs)
         let p = report.connections[0].security.pairings[0]
-        #expect(p.method == "numeric-comparison" && p.secureConnections && p.result == .failed)
+        #expect(p.method == .numericComparison && p.secureConnections && p.result == .failed)
         #expect(p.reasonCode == 0x08 && p.reasonName == "Unspecified Reason" && p.failedBy == "remote")
         #expect(p.initiatorKeys == ["EncKey"] && p.responderKeys == ["EncKey", "IdKey"])
         #expect(!report.connections[0].encrypted)
@@ -100,7 +100,7 @@ struct SecurityTests {
         let report = analyze(s.records).report
         #expect(report.failures.map(\.summary)
                 == ["The device's Security Request refused: Pairing Failed Pairing Not Supported (0x05), sent by the host"])
-        #expect(report.connections[0].security.securityRequests.map(\.outcome) == ["rejected"])
+        #expect(report.connections[0].security.securityRequests.map(\.outcome) == [.rejected])
         #expect(report.connections[0].security.pairings.isEmpty)
         #expect(report.notices.isEmpty)
     }
@@ -119,7 +119,18 @@ struct SecurityTests {
         #expect(report.notices[0].severity == .warning)
         #expect(report.notices[0].summary
                 == "The device's Security Request (bonding, MITM) was ignored: neither pairing nor encryption followed")
-        #expect(report.connections[0].security.securityRequests.map(\.outcome) == ["ignored", "ignored"])
+        #expect(report.connections[0].security.securityRequests.map(\.outcome) == [.ignored, .ignored])
+    }
+
+    /// The capture's host as peripheral sends the Security Request: the text says whose it is.
+    @Test func hostsSecurityRequestIgnored() {
+        var s = connected()
+        Self.smp(&s, .sent, Self.securityRequest)
+        s.disconnectionComplete(handle: handle, reason: 0x13)
+        let report = analyze(s.records).report
+        #expect(report.notices.map(\.summary)
+                == ["The host's Security Request (bonding, MITM) was ignored: neither pairing nor encryption followed"])
+        #expect(report.connections[0].security.securityRequests.map(\.from) == ["local"])
     }
 
     /// A read refused for authentication, then encryption with the stored key fails with 0x06:
@@ -182,19 +193,19 @@ struct SecurityTests {
     /// The pairing method tables (Core v5.4 Vol 3 Part H §2.3.5.1, tables 2.7 and 2.8).
     @Test func pairingMethods() {
         func features(_ io: UInt8, mitm: Bool = true, oob: UInt8 = 0) -> [UInt8] { [0x01, io, oob, mitm ? 0x05 : 0x01, 16, 1, 1] }
-        func method(_ a: [UInt8], _ b: [UInt8], sc: Bool) -> String {
+        func method(_ a: [UInt8], _ b: [UInt8], sc: Bool) -> Pairing.Method {
             var s = connected()
             let auth: UInt8 = sc ? 0x08 : 0
             Self.smp(&s, .sent, [0x01, a[1], a[2], a[3] | auth, 16, 1, 1])
             Self.smp(&s, .received, [0x02, b[1], b[2], b[3] | auth, 16, 1, 1])
             return analyze(s.records).report.connections[0].security.pairings[0].method
         }
-        #expect(method(features(0x01), features(0x01), sc: false) == "just-works")
-        #expect(method(features(0x01), features(0x01), sc: true) == "numeric-comparison")
-        #expect(method(features(0x04), features(0x02), sc: true) == "passkey-entry")
-        #expect(method(features(0x03), features(0x04), sc: true) == "just-works")
-        #expect(method(features(0x04, mitm: false), features(0x04, mitm: false), sc: true) == "just-works")
-        #expect(method(features(0x04, oob: 1), features(0x04), sc: true) == "oob")
-        #expect(method(features(0x04, oob: 1), features(0x04), sc: false) == "passkey-entry")
+        #expect(method(features(0x01), features(0x01), sc: false) == .justWorks)
+        #expect(method(features(0x01), features(0x01), sc: true) == .numericComparison)
+        #expect(method(features(0x04), features(0x02), sc: true) == .passkeyEntry)
+        #expect(method(features(0x03), features(0x04), sc: true) == .justWorks)
+        #expect(method(features(0x04, mitm: false), features(0x04, mitm: false), sc: true) == .justWorks)
+        #expect(method(features(0x04, oob: 1), features(0x04), sc: true) == .oob)
+        #expect(method(features(0x04, oob: 1), features(0x04), sc: false) == .passkeyEntry)
     }
 }
