@@ -91,6 +91,35 @@ struct SecurityTests {
         #expect(!report.connections[0].encrypted)
     }
 
+    /// LE Secure Connections succeeding: encryption ends the pairing (keys come encrypted after).
+    @Test func secureConnectionsPairingSucceeds() {
+        var s = connected()
+        Self.smp(&s, .sent, Self.scRequest)
+        Self.smp(&s, .received, Self.scResponse)
+        s.wait(ms: 2000)
+        let encrypted = Self.next(s)
+        Self.encryptionChange(&s, status: 0x00)
+        s.disconnectionComplete(handle: handle, reason: 0x13)
+        let report = analyze(s.records).report
+        #expect(report.failures.isEmpty && report.notices.isEmpty)
+        let p = report.connections[0].security.pairings[0]
+        #expect(p.secureConnections && p.method == .numericComparison && p.result == .success)
+        #expect(p.endUs == s.records[encrypted].timestampUs)
+    }
+
+    /// The host fails the pairing (the user rejected the numeric comparison).
+    @Test func pairingFailedByTheHost() {
+        var s = connected()
+        Self.smp(&s, .sent, Self.scRequest)
+        Self.smp(&s, .received, Self.scResponse)
+        Self.smp(&s, .sent, [0x05, 0x0C])
+        s.disconnectionComplete(handle: handle, reason: 0x13)
+        let report = analyze(s.records).report
+        #expect(report.failures.map(\.kind) == [.pairingFailed])
+        #expect(report.failures[0].summary.hasPrefix("Pairing failed: Numeric Comparison Failed (0x0C), sent by the host "))
+        #expect(report.connections[0].security.pairings[0].failedBy == "local")
+    }
+
     /// The host refuses the device's Security Request (androidpad: Pairing Not Supported).
     @Test func securityRequestRefusedByTheHost() {
         var s = connected()
