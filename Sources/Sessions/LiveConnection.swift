@@ -141,6 +141,17 @@ struct PendingRequests {
         }
     }
 
+    /// The opcode of the request in a slot, read in place (the subscript copies the request).
+    func opcode(_ direction: Direction) -> ATTOpcode? {
+        switch direction {
+        case .sent: return sent?.transaction.opcode
+        case .received: return received?.transaction.opcode
+        case .centralToPeripheral: return centralToPeripheral?.transaction.opcode
+        case .peripheralToCentral: return peripheralToCentral?.transaction.opcode
+        case .unknown: return unknown?.transaction.opcode
+        }
+    }
+
     /// Takes the request out of its slot (moved, not copied).
     mutating func remove(_ direction: Direction) -> PendingRequest? {
         switch direction {

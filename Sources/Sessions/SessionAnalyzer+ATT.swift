@@ -50,7 +50,9 @@ extension SessionAnalyzer {
         switch opcode.kind {
         case .request, .indication:
             let indication = opcode.kind == .indication
-            if let earlier = indication ? conn.pendingIndications[direction] : conn.pending[direction] {
+            // Looked at by opcode first: the request itself is copied only when one is outstanding.
+            if (indication ? conn.pendingIndications.opcode(direction) : conn.pending.opcode(direction)) != nil,
+               let earlier = indication ? conn.pendingIndications[direction] : conn.pending[direction] {
                 if case .air = link, (Self.peerL2CAPUs(of: direction, in: conn) ?? .min) > earlier.transaction.requestUs
                     || lastBadCRCUs > earlier.transaction.requestUs {
                     // Over the air the sniffer misses packets: the peer sent L2CAP data after the
@@ -88,7 +90,7 @@ extension SessionAnalyzer {
             let other = Self.opposite(direction)
             if opcode.kind == .confirmation {
                 if let pending = conn.pendingIndications.remove(other) { answer(pending, with: att, in: conn, record: record) }
-            } else if let request = conn.pending[other]?.transaction.opcode, Self.fits(att, request: request),
+            } else if let request = conn.pending.opcode(other), Self.fits(att, request: request),
                       let pending = conn.pending.remove(other) {
                 answer(pending, with: att, in: conn, record: record)
             }

@@ -22,19 +22,18 @@ extension SessionAnalyzer {
             advertised(address, type: adv.header.txAddressType, timeUs: now,
                        rssi: air.metadata?.rssiDBm.map { Int8(clamping: $0) },
                        scanResponse: adv.header.pduType == .scanRsp, data: packet.airAdvertisingData)
-        case .data(let data):
+        case .data:
             let link = LinkID.air(accessAddress: ll.accessAddress)
             guard let conn = live[link] else { break }
             conn.connection.lastActivityUs = now
             if air.direction == .peripheralToCentral { conn.lastPeripheralUs = now }
-            switch data.content {
-            case .control(let control) where !air.flags.contains(.retransmission):
+            // L2CAP data by the tracker's fragment (no copy of the PDU); control PDUs read only
+            // where there is no fragment.
+            if let direction = air.fragment?.direction {
+                if direction == .peripheralToCentral { conn.lastPeripheralL2CAPUs = now } else { conn.lastCentralL2CAPUs = now }
+            } else if !air.flags.contains(.retransmission), case .data(let data) = ll.pdu,
+                      case .control(let control) = data.content {
                 airEncryptionControl(control, in: conn, record: packet.record)
-            case .l2capStart, .l2capContinuation:
-                if air.direction == .peripheralToCentral { conn.lastPeripheralL2CAPUs = now }
-                if air.direction == .centralToPeripheral { conn.lastCentralL2CAPUs = now }
-            default:
-                break
             }
         }
         for event in air.events {
