@@ -279,7 +279,7 @@ extension Timeline {
                     .compactMap { $0 }
                 if !keys.isEmpty { text += ", keys: " + keys.joined(separator: ", ") }
             case .incomplete:
-                text += "; no result before the link ended"
+                text += connection.endUs == nil ? "; no result before the capture ended" : "; no result before the link ended"
             case .failed:
                 break
             }
