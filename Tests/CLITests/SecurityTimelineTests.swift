@@ -68,3 +68,36 @@ struct SecurityTimelineTests {
         #expect((object?["failures"] as? [[String: Any]])?.isEmpty == true)
     }
 }
+
+/// A vendor command left unanswered on a link still up at the end: the capture stopped first,
+/// a warning; unanswered before the next command, a failure.
+@Suite(.serialized)
+struct VendorSeverityTests {
+    @Test(arguments: [(false, "warning"), (true, "failure")])
+    func unansweredAtTheEnd(nextCommand: Bool, severity: String) throws {
+        var s = HCIScenario()
+        let lock = GATTServerModel.demoLock
+        let write = lock.characteristic(0xFFE1)!.valueHandle
+        let notify = lock.characteristic(0xFFE2)!
+        let lockA = SampleScenarios.lockA
+        s.advertisingReport(lockA, random: true, data: SampleScenarios.lockAdvertisement(
+            name: "LOCK-A101", mac: SampleScenarios.lockAFactoryMAC, battery: 87), rssi: -60)
+        s.createConnection(to: lockA, random: true, intervalUnits: 24)
+        s.connectionComplete(handle: 0x0040, peer: lockA, random: true, intervalUnits: 24)
+        s.discover(handle: 0x0040, model: lock)
+        s.writeRequest(handle: 0x0040, attribute: notify.cccdHandle!, value: [0x01, 0x00])
+        s.writeRequest(handle: 0x0040, attribute: write, value: DemoLockFrame.encode(command: 0x01, sequence: 1, plaintext: []))
+        if nextCommand {
+            s.wait(ms: 500)
+            s.writeRequest(handle: 0x0040, attribute: write, value: DemoLockFrame.encode(command: 0x01, sequence: 2, plaintext: []))
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-vendor-\(UUID().uuidString).btsnoop").path
+        try Data(CaptureWriter.btsnoop(s.records)).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try CLI.run([path, "--profile", "Samples/profiles/demo-lock.yaml", "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let findings = (object?["failures"] as? [[String: Any]] ?? []) + (object?["notices"] as? [[String: Any]] ?? [])
+        let first = findings.first { $0["kind"] as? String == "vendor-no-response" }
+        #expect(first?["severity"] as? String == severity)
+    }
+}
