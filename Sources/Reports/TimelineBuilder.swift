@@ -62,7 +62,9 @@ public struct TimelineBuilder {
                 Timeline.connectionEvents(connection, gatt: [], lost: lostLinks.contains(connection.id))
             }
         }
-        for (index, attempt) in report.attempts.enumerated() where attempt.outcome == .cancelled {
+        // A background attempt cancelled after a long wait is told by its warning.
+        for (index, attempt) in report.attempts.enumerated() where attempt.outcome == .cancelled
+            && !(attempt.peerAddress == nil && (attempt.endUs ?? 0) - attempt.createUs >= SessionAnalyzer.longBackgroundWaitUs) {
             place(index, device: attempt.deviceID, in: &cancelledAttempts) { [Self.cancelledEvent(attempt)] }
         }
         let deviceOfConnection = Dictionary(report.connections.map { ($0.id, $0.deviceID) }, uniquingKeysWith: { a, _ in a })

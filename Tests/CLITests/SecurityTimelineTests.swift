@@ -101,3 +101,26 @@ struct VendorSeverityTests {
         #expect(first?["severity"] as? String == severity)
     }
 }
+
+/// A background attempt cancelled after a long wait: one yellow line, not two.
+@Suite(.serialized)
+struct BackgroundAttemptTimelineTests {
+    @Test func longCancelledBackgroundAttemptIsOneWarningLine() throws {
+        var s = HCIScenario()
+        var parameters: [UInt8] = [0x60, 0x00, 0x30, 0x00, 0x01, 0x00] + [UInt8](repeating: 0, count: 6)
+        parameters += [0x00, 0x18, 0x00, 0x18, 0x00, 0x00, 0x00, 0x90, 0x01, 0x00, 0x00, 0x00, 0x00]
+        s.command(HCIScenario.leCreateConnection, parameters)
+        s.commandStatus(HCIScenario.leCreateConnection)
+        s.wait(ms: 61_000)
+        s.command(HCIScenario.leCreateConnectionCancel)
+        s.commandComplete(HCIScenario.leCreateConnectionCancel)
+        s.connectionComplete(handle: 0, peer: BluetoothAddress(value: 0), random: false, intervalUnits: 0, status: 0x02)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-bg-\(UUID().uuidString).btsnoop").path
+        try Data(CaptureWriter.btsnoop(s.records)).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try CLI.run([path])
+        #expect(run.stdout.contains("   +61.005000      ! connection-attempt-cancelled: Background connection attempt "
+                                    + "(filter accept list) cancelled after 61 s without a connection\n"))
+        #expect(!run.stdout.contains("connection attempt cancelled by the host"))
+    }
+}
