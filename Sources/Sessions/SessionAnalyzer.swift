@@ -200,9 +200,9 @@ public struct SessionAnalyzer {
     /// one already listed for the same link (same kind and summary) adds to its `count`.
     mutating func fail(_ kind: FailureKind, severity: FindingSeverity = .failure, at timeUs: Int64, record: Int?, slot: Int?,
                        connection: String?, _ summary: String, details: [Field] = []) {
-        let device = slot.map { registry.deviceID(of: $0) }
         guard severity == .failure else {
             stats.noticesByKind[kind, default: 0] += 1
+            let device = slot.map { registry.deviceID(of: $0) }
             let key = NoticeKey(kind: kind, link: connection ?? device ?? "", summary: summary)
             if let index = noticeEntries[key] {
                 notices[index].count += 1
@@ -216,6 +216,7 @@ public struct SessionAnalyzer {
         }
         stats.failuresByKind[kind, default: 0] += 1
         guard stats.failuresByKind[kind, default: 0] <= Self.failuresListedPerKind else { return }
+        let device = slot.map { registry.deviceID(of: $0) }
         failures.append(Failure(kind: kind, timeUs: timeUs, record: record, deviceID: device, connectionID: connection,
                                 summary: summary, details: details))
     }
