@@ -33,7 +33,6 @@ public struct TimelineBuilder {
     private var notices: [String: [Int]] = [:]
     private let gattByDevice: [String: [GATTAttribute]]
     private let lostLinks: Set<String>
-    private let danglingIDs: Set<String>
 
     public init(_ analysis: Analysis) {
         self.analysis = analysis
@@ -42,7 +41,6 @@ public struct TimelineBuilder {
         endUs = report.stats.lastTimeUs ?? startUs
         gattByDevice = Dictionary(report.devices.map { ($0.id, $0.gatt) }, uniquingKeysWith: { a, _ in a })
         lostLinks = Set(report.failures.filter { $0.kind == .linkLost }.compactMap(\.connectionID))
-        danglingIDs = Set(report.connections.filter(\.dangling).map(\.id))
         let known = Set(report.devices.map(\.id))
         var host: [TimelineEvent] = []
         // Indices go to their device's list; events of no device (or of an id no longer in
@@ -82,7 +80,7 @@ public struct TimelineBuilder {
         }
         for (index, failure) in report.failures.enumerated() {
             let device = failure.deviceID ?? (failure.kind == .hciCommandFailed ? rejected[failure.timeUs] : nil)
-            place(index, device: device, in: &failures) { [danglingIDs] in [Self.failureEvent(failure, dangling: danglingIDs)] }
+            place(index, device: device, in: &failures) { [Timeline.failureEvent(failure)] }
         }
         for (index, notice) in report.notices.enumerated() {
             place(index, device: notice.deviceID, in: &notices) { [Timeline.noticeEvent(notice)] }
@@ -116,16 +114,12 @@ public struct TimelineBuilder {
         }
         for index in cancelledAttempts[device.id] ?? [] { events.append(Self.cancelledEvent(report.attempts[index])) }
         for index in commands[device.id] ?? [] { events.append(Timeline.vendorEvent(analysis.vendorCommands[index])) }
-        for index in failures[device.id] ?? [] { events.append(Self.failureEvent(report.failures[index], dangling: danglingIDs)) }
+        for index in failures[device.id] ?? [] { events.append(Timeline.failureEvent(report.failures[index])) }
         for index in notices[device.id] ?? [] { events.append(Timeline.noticeEvent(report.notices[index])) }
         guard !events.isEmpty else { return nil }
         return TimelineLane(device: device, title: TimelineFormat.title(device), events: Self.ordered(events))
     }
 
-    /// A failure's line, yellow when its connection was still up at the end (`dangling`).
-    static func failureEvent(_ failure: Failure, dangling: Set<String>) -> TimelineEvent {
-        Timeline.failureEvent(failure, pendingAtEnd: failure.connectionID.map(dangling.contains) ?? false)
-    }
 
     static func cancelledEvent(_ attempt: ConnectionAttempt) -> TimelineEvent {
         let waited = attempt.endUs.map { " after waiting " + TimelineFormat.duration($0 - attempt.createUs) } ?? ""
@@ -392,15 +386,11 @@ extension Timeline {
         }
     }
 
-    /// Things left open stand out in yellow: a link still up, a request or connection still
-    /// pending when the capture ended, a file cut short. Everything else that failed is red.
-    static func failureEvent(_ failure: Failure, pendingAtEnd: Bool) -> TimelineEvent {
-        let severity: TimelineEvent.Severity
-        switch failure.kind {
-        case .danglingConnection, .connectionNeverCompleted, .captureTruncated: severity = .warning
-        case .attNoResponse, .vendorNoResponse: severity = pendingAtEnd ? .warning : .error
-        default: severity = .error
-        }
+    /// A failure's line is red; a finding of lower severity that reaches it (a caller's own
+    /// list) is yellow. What was left open by the end of the capture is a notice, not a failure
+    /// (docs/failures.md).
+    static func failureEvent(_ failure: Failure) -> TimelineEvent {
+        let severity: TimelineEvent.Severity = failure.severity == .failure ? .error : .warning
         return TimelineEvent(kind: .failure, severity: severity, timeUs: failure.timeUs, connectionID: failure.connectionID,
                              handles: handles(of: failure), text: "\(failure.kind.rawValue): \(failure.summary)",
                              failureKind: failure.kind, records: failure.record.map { [$0] } ?? [])

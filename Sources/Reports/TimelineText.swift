@@ -8,7 +8,7 @@ import Sessions
 public enum TimelineTimeFormat: String, Sendable, CaseIterable { case relative, absolute, delta }
 
 /// The terminal timeline `bledecode CAPTURE` prints: per device, one line per meaningful event;
-/// failures red (✗), things left open yellow (!), a closing summary. Every piece of text from
+/// failures red (✗), warnings yellow (!), info only with `-v`, a closing summary. Every piece of text from
 /// the capture goes through `TerminalText` before it is styled.
 public struct TimelineText {
     public var style: Style
