@@ -165,9 +165,9 @@ extension SessionAnalyzer {
         case .raw(let bytes):
             // LE Long Term Key Request Negative Reply, LE Read PHY, Read Remote Version
             // Information, Authentication Requested, Set Connection Encryption, Read RSSI.
-            guard [0x201B, 0x2030, 0x041D, 0x0411, 0x0413, 0x1405].contains(command.opcode.rawValue), bytes.count >= 2
-            else { return nil }
-            return (UInt16(bytes[0]) | UInt16(bytes[1]) << 8) & 0x0FFF
+            guard [0x201B, 0x2030, 0x041D, 0x0411, 0x0413, 0x1405].contains(command.opcode.rawValue) else { return nil }
+            var reader = ByteReader(bytes, layer: .hci)
+            return (try? reader.readUInt16LE("Connection_Handle")).map { $0 & 0x0FFF }
         default: return nil
         }
     }
