@@ -36,7 +36,17 @@ public struct Analysis {
             : sessionStage.runInline(vendor: &vendor, progress: progress)
         for event in end.events { vendor.handle(event) }
         vendor.finish(endUs: end.report.stats.lastTimeUs ?? 0)
-        end.report.merge(failures: vendor.failures)
+        // A vendor command left unanswered on a link still up at the end: the capture stopped
+        // first, a warning (as an ATT request's is), not a failure.
+        let dangling = Set(end.report.connections.lazy.filter(\.dangling).map(\.id))
+        end.report.merge(failures: vendor.failures.map { failure in
+            var failure = failure
+            if failure.kind == .vendorNoResponse, failure.connectionID.map(dangling.contains) ?? false,
+               failure.summary.hasSuffix("before the capture ended") {
+                failure.severity = .warning
+            }
+            return failure
+        })
         for (kind, count) in vendor.suppressedFailures { end.report.stats.failuresByKind[kind, default: 0] += count }
         var analysis = Analysis(info: reader.info, report: end.report, diagnostics: reader.diagnostics,
                                 pipelineIssues: end.issues)

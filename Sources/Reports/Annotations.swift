@@ -5,7 +5,7 @@ import VendorDecoding
 
 /// What the analysis found, as comments on the packets they are about, for `bledecode
 /// annotate` (Wireshark shows them as `frame.comment`). Each comment is one finding and starts
-/// with `bledecode KIND:`, KIND being a failure kind (docs/failures.md), `vendor-frame` (on a
+/// with `bledecode KIND:`, KIND being a finding's kind (docs/failures.md: failures and notices), `vendor-frame` (on a
 /// frame's last fragment), `connection-start` or `connection-end`.
 public struct Annotations {
     private var byRecord: [Int: [String]] = [:]
@@ -38,8 +38,11 @@ public struct Annotations {
         // the frame's last fragment.
         var frameRecords: [String: [Int: Int]] = [:]
         for frame in analysis.vendorFrames { frameRecords[frame.connection, default: [:]][frame.id] = frame.lastRecord }
-        for failure in report.failures {
-            let place = [failure.connectionID, failure.deviceID].compactMap { $0 }.joined(separator: " ")
+        // Notices too (warnings and info): each is a finding the report names; a run of one
+        // notice on one link goes on its first occurrence with its count.
+        for failure in report.findings {
+            var place = [failure.connectionID, failure.deviceID].compactMap { $0 }.joined(separator: " ")
+            if failure.count > 1 { place += (place.isEmpty ? "" : ", ") + "×\(failure.count)" }
             var record = failure.record
             if record == nil, let connection = failure.connectionID,
                let frame = failure.details.first(where: { $0.name == "frame" }), case .int(let id) = frame.value {

@@ -95,12 +95,14 @@ public struct Anonymizer: Sendable {
             attempt.peerAddress = attempt.peerAddress.map(address)
             return attempt
         }
-        out.report.failures = analysis.report.failures.map { failure in
+        func scrubbed(_ failure: Failure) -> Failure {
             var failure = failure
             failure.summary = scrub(failure.summary)
             failure.details = failure.details.map { Field($0.name, scrub($0.value), display: $0.display.map(scrub)) }
             return failure
         }
+        out.report.failures = analysis.report.failures.map(scrubbed)
+        out.report.notices = analysis.report.notices.map(scrubbed)
         out.vendorCommands = analysis.vendorCommands.map { command in
             var command = command
             command.summary = scrub(command.summary)

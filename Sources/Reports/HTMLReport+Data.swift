@@ -73,6 +73,9 @@ extension HTMLReport {
                 marks.append((event.timeUs - start, event.severity.rawValue, .command, prefix + event.text + records))
             case .failure:
                 marks.append((event.timeUs - start, event.severity.rawValue, .failure, prefix + event.text + records))
+            // A warning is marked as a failure is, in yellow.
+            case .notice where event.severity == .warning:
+                marks.append((event.timeUs - start, event.severity.rawValue, .failure, prefix + event.text + records))
             default:
                 marks.append((event.timeUs - start, event.severity.rawValue, .event, prefix + event.text + records))
             }

@@ -47,7 +47,7 @@ public enum HTMLReport {
             <h2>Timeline</h2>
             <div class="toolbar"><button type="button" id="zoom-in">Zoom in</button><button type="button" id="zoom-out">Zoom out</button><button type="button" id="zoom-reset">Whole capture</button>
             <span class="hint">Wheel to zoom, drag to pan, hover or click a mark for details.</span>
-            <span class="legend"><i class="adv"></i>advertising <i class="ok"></i>connection / command ok <i class="warn"></i>left open <i class="err"></i>failed</span></div>
+            <span class="legend"><i class="adv"></i>advertising <i class="ok"></i>connection / command ok <i class="warn"></i>warning (left open, worth a look) <i class="err"></i>failed</span></div>
             <div id="axis-row"><div class="label"></div><canvas id="axis"></canvas></div>
             <div id="lanes"></div>
             <div id="detail" class="detail">Click a mark to keep its details here.</div>
@@ -55,6 +55,7 @@ public enum HTMLReport {
 
             """)
         write(failures(report, start: startUs))
+        write(notices(report, start: startUs))
         write(devices(report))
         write("<div id=\"tip\" class=\"tip\" hidden></div>\n")
         write("<script type=\"application/json\" id=\"bledecode-data\">")
@@ -89,15 +90,31 @@ public enum HTMLReport {
         var html = "<section id=\"failures\"><h2>Failures (\(HTMLText.escape(TimelineFormat.failureCount(report))))</h2>\n"
         guard !report.failures.isEmpty else { return html + "<p>None.</p></section>\n" }
         html += "<table class=\"list\"><tr><th>Time</th><th>Device</th><th>Connection</th><th>Kind</th><th>Summary</th><th>Packet</th></tr>\n"
-        let dangling = Set(report.connections.filter(\.dangling).map(\.id))
         for failure in report.failures {
-            let pending = failure.connectionID.map(dangling.contains) ?? false
-            let severity = Timeline.failureEvent(failure, pendingAtEnd: pending).severity
+            let severity = Timeline.failureEvent(failure).severity
             let device = failure.deviceID.map { titles[$0] ?? $0 } ?? "—"
             html += "<tr class=\"\(severity.name)\"><td><a href=\"#timeline\" data-t=\"\(failure.timeUs - start)\">+"
                 + Timestamp.relativeSeconds(failure.timeUs - start) + "</a></td><td>\(HTMLText.escape(device))</td>"
                 + "<td>\(HTMLText.escape(failure.connectionID ?? "—"))</td><td>\(failure.kind.rawValue)</td>"
                 + "<td>\(HTMLText.escape(failure.summary))</td><td>\(failure.record.map { "frame \($0) in Wireshark" } ?? "—")</td></tr>\n"
+        }
+        return html + "</table></section>\n"
+    }
+
+    /// Warnings and info, each row a run of one notice with its count.
+    static func notices(_ report: SessionReport, start: Int64) -> String {
+        guard !report.notices.isEmpty else { return "" }
+        let titles = Dictionary(report.devices.map { ($0.id, TimelineFormat.title($0)) }, uniquingKeysWith: { a, _ in a })
+        var html = "<section id=\"notices\"><h2>Notices (\(report.notices.reduce(0) { $0 + $1.count }))</h2>\n"
+        html += "<table class=\"list\"><tr><th>Time</th><th>Device</th><th>Connection</th><th>Kind</th><th>Severity</th>"
+            + "<th>Summary</th><th>Count</th></tr>\n"
+        for notice in report.notices {
+            let device = notice.deviceID.map { titles[$0] ?? $0 } ?? "—"
+            html += "<tr class=\"\(notice.severity == .warning ? "warning" : "normal")\"><td><a href=\"#timeline\" data-t=\""
+                + "\(notice.timeUs - start)\">+" + Timestamp.relativeSeconds(notice.timeUs - start) + "</a></td>"
+                + "<td>\(HTMLText.escape(device))</td><td>\(HTMLText.escape(notice.connectionID ?? "—"))</td>"
+                + "<td>\(notice.kind.rawValue)</td><td>\(notice.severity.rawValue)</td>"
+                + "<td>\(HTMLText.escape(notice.summary))</td><td>\(notice.count)</td></tr>\n"
         }
         return html + "</table></section>\n"
     }

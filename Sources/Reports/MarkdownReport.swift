@@ -13,7 +13,7 @@ public enum MarkdownReport {
             guard let id else { return "—" }
             return MarkdownText.escape(devices[id].map(TimelineFormat.title) ?? id)
         }
-        func at(_ us: Int64) -> String { "+" + Timestamp.relativeSeconds(us - start) }
+        func at(_ us: Int64) -> String { (us < start ? "" : "+") + Timestamp.relativeSeconds(us - start) }
         var lines = ["# bledecode: " + MarkdownText.escape(analysis.info.path), "", "| Capture | |", "| --- | --- |"]
         let dangling = report.connections.filter(\.dangling).count
         var facts = [("Format", analysis.info.linkTypeDescription), ("Records", "\(report.stats.records)")]
@@ -36,6 +36,21 @@ public enum MarkdownReport {
             for failure in report.failures {
                 lines.append("| \(at(failure.timeUs)) | \(device(failure.deviceID)) | \(failure.kind.rawValue) | "
                              + MarkdownText.escape(failure.summary) + " |")
+            }
+        }
+
+        // Warnings are listed; info (stack housekeeping) is counted only.
+        let warnings = report.notices.filter { $0.severity == .warning }
+        let info = report.notices.filter { $0.severity == .info }.reduce(0) { $0 + $1.count }
+        if !warnings.isEmpty || info > 0 {
+            let warned = warnings.reduce(0) { $0 + $1.count }
+            lines += ["", "## Notices (\(warned) warning\(warned == 1 ? "" : "s"), \(info) info)", ""]
+            if !warnings.isEmpty {
+                lines += ["| Time | Device | Kind | Summary | Count |", "| --- | --- | --- | --- | --- |"]
+                for notice in warnings {
+                    lines.append("| \(at(notice.timeUs)) | \(device(notice.deviceID)) | \(notice.kind.rawValue) | "
+                                 + MarkdownText.escape(notice.summary) + " | \(notice.count) |")
+                }
             }
         }
 

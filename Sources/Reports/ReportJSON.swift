@@ -75,6 +75,10 @@ public enum ReportJSON {
             self.failure(failure, into: &w)
         }
         w.endArray()
+        w.key("notices")
+        w.beginArray()
+        for notice in report.notices { failure(notice, into: &w) }
+        w.endArray()
         w.endObject()
         sink(w.takeBytes())
     }
@@ -137,6 +141,10 @@ public enum ReportJSON {
         w.key("failuresByKind")
         w.beginObject()
         for (kind, count) in stats.failuresByKind.sorted(by: { $0.key < $1.key }) { w.dynamicKey(kind.rawValue); w.int(count) }
+        w.endObject()
+        w.key("noticesByKind")
+        w.beginObject()
+        for (kind, count) in stats.noticesByKind.sorted(by: { $0.key < $1.key }) { w.dynamicKey(kind.rawValue); w.int(count) }
         w.endObject()
         w.key("attPdus")
         w.beginObject()
@@ -266,6 +274,7 @@ public enum ReportJSON {
             w.null()
         }
         w.field("initiator", optional: c.initiator?.rawValue)
+        w.field("endInferred", optional: c.endInferred)
         w.key("parameters")
         w.beginArray()
         for p in c.parameters {
@@ -287,10 +296,18 @@ public enum ReportJSON {
             w.beginObject(); w.field("tx", phy.tx); w.field("rx", phy.rx); w.endObject()
         } else { w.null() }
         w.field("encrypted", c.encrypted)
+        w.field("encryptedSinceUs", optional: c.security.encryptedSinceUs)
+        security(c.security, into: &w)
         w.key("discovery")
         if let discovery = c.discovery {
             w.beginObject(); w.field("startUs", discovery.startUs); w.field("endUs", discovery.endUs); w.endObject()
         } else { w.null() }
+        w.key("rediscoveries")
+        w.beginArray()
+        for run in c.rediscoveries {
+            w.beginObject(); w.field("startUs", run.startUs); w.field("endUs", run.endUs); w.endObject()
+        }
+        w.endArray()
         w.key("values")
         w.beginArray()
         for (key, count) in c.valueCounts.sorted(by: { $0.key < $1.key }) {
@@ -341,6 +358,68 @@ public enum ReportJSON {
             } else {
                 w.null()
             }
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+    }
+
+    /// `connections[].security`: pairings, encryption changes, Security Requests.
+    static func security(_ s: ConnectionSecurity, into w: inout JSONWriter) {
+        w.key("security")
+        w.beginObject()
+        w.key("pairings")
+        w.beginArray()
+        for p in s.pairings {
+            w.beginObject()
+            w.field("startUs", p.startUs)
+            w.field("endUs", optional: p.endUs)
+            w.field("durationUs", optional: p.endUs.map { $0 - p.startUs })
+            w.field("record", p.startRecord)
+            w.field("initiator", p.initiator)
+            w.field("method", p.method.rawValue)
+            w.field("secureConnections", p.secureConnections)
+            w.field("bonding", p.bonding)
+            w.field("mitm", p.mitm)
+            w.field("initiatorIoCapability", optional: p.initiatorIOCapability)
+            w.field("responderIoCapability", optional: p.responderIOCapability)
+            w.field("keySize", optional: p.keySize)
+            w.key("initiatorKeys")
+            w.value(.list(p.initiatorKeys.map { .string($0) }))
+            w.key("responderKeys")
+            w.value(.list(p.responderKeys.map { .string($0) }))
+            w.field("result", p.result.rawValue)
+            w.field("reasonCode", optional: p.reasonCode)
+            w.field("reasonName", optional: p.reasonName)
+            w.field("failedBy", optional: p.failedBy)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("encryption")
+        w.beginArray()
+        for e in s.encryption {
+            w.beginObject()
+            w.field("timeUs", e.timeUs)
+            w.field("record", optional: e.record)
+            w.field("kind", e.kind.rawValue)
+            w.field("status", e.status)
+            w.field("statusName", e.statusName)
+            w.field("source", e.source)
+            w.field("keySize", optional: e.keySize)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("securityRequests")
+        w.beginArray()
+        for r in s.securityRequests {
+            w.beginObject()
+            w.field("timeUs", r.timeUs)
+            w.field("record", r.record)
+            w.field("bonding", r.bonding)
+            w.field("mitm", r.mitm)
+            w.field("secureConnections", r.secureConnections)
+            w.field("from", r.from)
+            w.field("outcome", r.outcome.rawValue)
             w.endObject()
         }
         w.endArray()
@@ -424,11 +503,13 @@ public enum ReportJSON {
     static func failure(_ f: Failure, into w: inout JSONWriter) {
         w.beginObject()
         w.field("kind", f.kind.rawValue)
+        w.field("severity", f.severity.rawValue)
         time("time", "timeUs", f.timeUs, into: &w)
         w.field("device", optional: f.deviceID)
         w.field("connection", optional: f.connectionID)
         w.field("record", optional: f.record)
         w.field("summary", f.summary)
+        if f.severity != .failure { w.field("count", f.count) }
         for detail in f.details {
             w.dynamicKey(detail.name)
             w.value(detail.value)

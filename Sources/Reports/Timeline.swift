@@ -25,11 +25,11 @@ public struct TimelineLane: Sendable {
 public struct TimelineEvent: Sendable {
     public enum Kind: String, Sendable {
         case advertising, addressChange = "address-change", attempt, connected, parameters, discovery, subscription,
-             traffic, vendorCommand = "vendor-command", disconnected, failure
+             traffic, vendorCommand = "vendor-command", disconnected, failure, notice, security
     }
 
-    /// How a line stands out: errors red, things left open (dangling links, unanswered
-    /// requests at the end of the capture) yellow.
+    /// How a line stands out: failures red, warnings (things left open, worth a look) yellow;
+    /// info notices are `normal` lines of kind `notice`, shown by the terminal only with `-v`.
     public enum Severity: Int, Sendable, Comparable {
         case normal, warning, error
         public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }

@@ -30,9 +30,9 @@ public struct TimelineBuilder {
     private var cancelledAttempts: [String: [Int]] = [:]
     private var commands: [String: [Int]] = [:]
     private var failures: [String: [Int]] = [:]
+    private var notices: [String: [Int]] = [:]
     private let gattByDevice: [String: [GATTAttribute]]
     private let lostLinks: Set<String>
-    private let danglingIDs: Set<String>
 
     public init(_ analysis: Analysis) {
         self.analysis = analysis
@@ -41,7 +41,6 @@ public struct TimelineBuilder {
         endUs = report.stats.lastTimeUs ?? startUs
         gattByDevice = Dictionary(report.devices.map { ($0.id, $0.gatt) }, uniquingKeysWith: { a, _ in a })
         lostLinks = Set(report.failures.filter { $0.kind == .linkLost }.compactMap(\.connectionID))
-        danglingIDs = Set(report.connections.filter(\.dangling).map(\.id))
         let known = Set(report.devices.map(\.id))
         var host: [TimelineEvent] = []
         // Indices go to their device's list; events of no device (or of an id no longer in
@@ -61,7 +60,9 @@ public struct TimelineBuilder {
                 Timeline.connectionEvents(connection, gatt: [], lost: lostLinks.contains(connection.id))
             }
         }
-        for (index, attempt) in report.attempts.enumerated() where attempt.outcome == .cancelled {
+        // A background attempt cancelled after a long wait is told by its warning.
+        for (index, attempt) in report.attempts.enumerated() where attempt.outcome == .cancelled
+            && !(attempt.peerAddress == nil && (attempt.endUs ?? 0) - attempt.createUs >= SessionAnalyzer.longBackgroundWaitUs) {
             place(index, device: attempt.deviceID, in: &cancelledAttempts) { [Self.cancelledEvent(attempt)] }
         }
         let deviceOfConnection = Dictionary(report.connections.map { ($0.id, $0.deviceID) }, uniquingKeysWith: { a, _ in a })
@@ -79,7 +80,10 @@ public struct TimelineBuilder {
         }
         for (index, failure) in report.failures.enumerated() {
             let device = failure.deviceID ?? (failure.kind == .hciCommandFailed ? rejected[failure.timeUs] : nil)
-            place(index, device: device, in: &failures) { [danglingIDs] in [Self.failureEvent(failure, dangling: danglingIDs)] }
+            place(index, device: device, in: &failures) { [Timeline.failureEvent(failure)] }
+        }
+        for (index, notice) in report.notices.enumerated() {
+            place(index, device: notice.deviceID, in: &notices) { [Timeline.noticeEvent(notice)] }
         }
         self.host = Self.ordered(host)
     }
@@ -110,15 +114,12 @@ public struct TimelineBuilder {
         }
         for index in cancelledAttempts[device.id] ?? [] { events.append(Self.cancelledEvent(report.attempts[index])) }
         for index in commands[device.id] ?? [] { events.append(Timeline.vendorEvent(analysis.vendorCommands[index])) }
-        for index in failures[device.id] ?? [] { events.append(Self.failureEvent(report.failures[index], dangling: danglingIDs)) }
+        for index in failures[device.id] ?? [] { events.append(Timeline.failureEvent(report.failures[index])) }
+        for index in notices[device.id] ?? [] { events.append(Timeline.noticeEvent(report.notices[index])) }
         guard !events.isEmpty else { return nil }
         return TimelineLane(device: device, title: TimelineFormat.title(device), events: Self.ordered(events))
     }
 
-    /// A failure's line, yellow when its connection was still up at the end (`dangling`).
-    static func failureEvent(_ failure: Failure, dangling: Set<String>) -> TimelineEvent {
-        Timeline.failureEvent(failure, pendingAtEnd: failure.connectionID.map(dangling.contains) ?? false)
-    }
 
     static func cancelledEvent(_ attempt: ConnectionAttempt) -> TimelineEvent {
         let waited = attempt.endUs.map { " after waiting " + TimelineFormat.duration($0 - attempt.createUs) } ?? ""
@@ -162,7 +163,7 @@ extension Timeline {
         switch event.kind {
         case .traffic: 1
         case .disconnected: 2
-        case .failure: 3
+        case .failure, .notice: 3
         default: 0
         }
     }
@@ -236,7 +237,6 @@ extension Timeline {
         text += "; MTU \(connection.mtu)"
         if let length = connection.dataLength { text += ", data length \(length.tx)/\(length.rx)" }
         if let phy = connection.phy { text += ", PHY \(phy.tx)/\(phy.rx)" }
-        if connection.encrypted { text += ", encrypted" }
         events.append(TimelineEvent(kind: .connected, timeUs: connection.startUs, endUs: connection.endUs, connectionID: id,
                                     text: text, records: [connection.startRecord]))
         for update in connection.parameters.dropFirst() {
@@ -252,6 +252,11 @@ extension Timeline {
             events.append(TimelineEvent(kind: .discovery, timeUs: discovery.startUs, endUs: discovery.endUs,
                                         connectionID: id, text: text))
         }
+        events += security(connection)
+        for run in connection.rediscoveries {
+            events.append(TimelineEvent(kind: .discovery, timeUs: run.startUs, endUs: run.endUs, connectionID: id,
+                                        text: "rediscovery in " + TimelineFormat.duration(run.endUs - run.startUs)))
+        }
         for subscription in connection.subscriptions {
             let what = [subscription.notifications ? "notifications" : nil, subscription.indications ? "indications" : nil]
                 .compactMap { $0 }
@@ -266,8 +271,59 @@ extension Timeline {
             var text = "disconnected after " + TimelineFormat.duration(end - connection.startUs)
             if let reason = connection.disconnectReason { text += ": \(reason.name) (\(Hex.code(reason.rawValue)))" }
             if let initiator = connection.initiator, initiator != .unknown { text += ", by " + initiatorName(initiator, connection) }
+            if let inferred = connection.endInferred { text += " (\(inferred))" }
             events.append(TimelineEvent(kind: .disconnected, timeUs: end, connectionID: id, text: text,
                                         records: connection.endRecord.map { [$0] } ?? []))
+        }
+        return events
+    }
+
+    /// A line per pairing and per encryption start, refresh or pause, and per Security Request
+    /// that something answered. Failed ones are told by their failure's line, ignored Security
+    /// Requests by their warning's.
+    static func security(_ connection: Connection) -> [TimelineEvent] {
+        let id = connection.id
+        var events: [TimelineEvent] = []
+        for request in connection.security.securityRequests where request.outcome == .pairing || request.outcome == .encryption {
+            let asks = [request.bonding ? "bonding" : "no bonding", request.mitm ? "MITM" : nil].compactMap { $0 }
+            let from = request.from == "local" ? "the host" : request.from == "remote" ? "the device" : "the " + request.from
+            events.append(TimelineEvent(kind: .security, timeUs: request.timeUs, connectionID: id,
+                                        text: "Security Request from \(from) (\(asks.joined(separator: ", "))): answered by \(request.outcome.rawValue)",
+                                        records: [request.record]))
+        }
+        for pairing in connection.security.pairings where pairing.result != .failed {
+            var text = "pairing started by \(pairing.initiator)"
+            if pairing.method != .unknown {
+                text += ": " + (pairing.secureConnections ? "LE Secure Connections" : "legacy") + ", "
+                    + pairing.method.rawValue.replacing("-", with: " ") + (pairing.bonding ? ", bonding" : "")
+            }
+            if let io = pairing.initiatorIOCapability, let other = pairing.responderIOCapability {
+                text += " (IO \(io) / \(other))"
+            }
+            switch pairing.result {
+            case .success:
+                text += "; done in " + TimelineFormat.duration((pairing.endUs ?? pairing.startUs) - pairing.startUs)
+                let keys = [pairing.initiatorKeys.isEmpty ? nil : "initiator " + pairing.initiatorKeys.joined(separator: " "),
+                            pairing.responderKeys.isEmpty ? nil : "responder " + pairing.responderKeys.joined(separator: " ")]
+                    .compactMap { $0 }
+                if !keys.isEmpty { text += ", keys: " + keys.joined(separator: ", ") }
+            case .incomplete:
+                text += connection.endUs == nil ? "; no result before the capture ended" : "; no result before the link ended"
+            case .failed:
+                break
+            }
+            events.append(TimelineEvent(kind: .security, timeUs: pairing.startUs, endUs: pairing.endUs, connectionID: id,
+                                        text: text, records: [pairing.startRecord]))
+        }
+        for change in connection.security.encryption where change.status == 0 {
+            let text: String
+            switch change.kind {
+            case .start: text = "encryption started" + (change.keySize.map { ", key size \($0)" } ?? "")
+            case .refresh: text = "encryption key refreshed"
+            case .pause: text = "encryption paused"
+            }
+            events.append(TimelineEvent(kind: .security, timeUs: change.timeUs, connectionID: id, text: text,
+                                        records: change.record.map { [$0] } ?? []))
         }
         return events
     }
@@ -360,16 +416,16 @@ extension Timeline {
                              connectionID: command.connectionID, text: text, failureKind: kind, records: [command.record])
     }
 
-    /// Things left open stand out in yellow: a link still up, a request or connection still
-    /// pending when the capture ended, a file cut short. Everything else that failed is red.
-    static func failureEvent(_ failure: Failure, pendingAtEnd: Bool) -> TimelineEvent {
-        let severity: TimelineEvent.Severity
-        switch failure.kind {
-        case .danglingConnection, .connectionNeverCompleted, .captureTruncated: severity = .warning
-        case .attNoResponse, .vendorNoResponse: severity = pendingAtEnd ? .warning : .error
-        default: severity = .error
-        }
-        let handles = failure.details.compactMap { field -> UInt16? in
+    /// A notice's line: a warning yellow, info plain (and shown by the terminal only with `-v`).
+    static func noticeEvent(_ notice: Failure) -> TimelineEvent {
+        let text = "\(notice.kind.rawValue): \(notice.summary)" + (notice.count > 1 ? " (×\(notice.count))" : "")
+        return TimelineEvent(kind: .notice, severity: notice.severity == .warning ? .warning : .normal,
+                             timeUs: notice.timeUs, connectionID: notice.connectionID, handles: handles(of: notice),
+                             text: text, failureKind: notice.kind, records: notice.record.map { [$0] } ?? [])
+    }
+
+    static func handles(of failure: Failure) -> [UInt16] {
+        failure.details.compactMap { field -> UInt16? in
             guard field.name == "handle" else { return nil }
             switch field.value {
             case .int(let v): return UInt16(exactly: v)
@@ -377,8 +433,15 @@ extension Timeline {
             default: return nil
             }
         }
+    }
+
+    /// A failure's line is red; a finding of lower severity that reaches it (a caller's own
+    /// list) is yellow. What was left open by the end of the capture is a notice, not a failure
+    /// (docs/failures.md).
+    static func failureEvent(_ failure: Failure) -> TimelineEvent {
+        let severity: TimelineEvent.Severity = failure.severity == .failure ? .error : .warning
         return TimelineEvent(kind: .failure, severity: severity, timeUs: failure.timeUs, connectionID: failure.connectionID,
-                             handles: handles, text: "\(failure.kind.rawValue): \(failure.summary)",
+                             handles: handles(of: failure), text: "\(failure.kind.rawValue): \(failure.summary)",
                              failureKind: failure.kind, records: failure.record.map { [$0] } ?? [])
     }
 }

@@ -90,7 +90,7 @@ public struct TimelineFilter: Sendable {
     private func keep(_ event: TimelineEvent, gatt: [GATTAttribute], window: (low: Int64?, high: Int64?)) -> Bool {
         if let low = window.low, (event.endUs ?? event.timeUs) < low { return false }
         if let high = window.high, event.timeUs > high { return false }
-        if onlyFailures && event.severity == .normal { return false }
+        if onlyFailures && event.severity != .error { return false }
         return about(event, gatt: gatt)
     }
 

@@ -8,7 +8,7 @@ import Sessions
 public enum TimelineTimeFormat: String, Sendable, CaseIterable { case relative, absolute, delta }
 
 /// The terminal timeline `bledecode CAPTURE` prints: per device, one line per meaningful event;
-/// failures red (✗), things left open yellow (!), a closing summary. Every piece of text from
+/// failures red (✗), warnings yellow (!), info only with `-v`, a closing summary. Every piece of text from
 /// the capture goes through `TerminalText` before it is styled.
 public struct TimelineText {
     public var style: Style
@@ -52,7 +52,9 @@ public struct TimelineText {
         // after the devices something happened with, unless --verbose asks for every burst.
         var advertisingOnly: [String] = []
         for lane in lanes {
-            if !verbose && lane.events.allSatisfy({ $0.kind == .advertising || $0.kind == .addressChange }) {
+            if !verbose && lane.events.allSatisfy({
+                $0.kind == .advertising || $0.kind == .addressChange || ($0.kind == .notice && $0.severity == .normal)
+            }) {
                 advertisingOnly.append("  " + style.bold(TerminalText.escape(lane.title)) + "  "
                                        + TerminalText.escape(facts(lane.device)) + "  " + advertisingSummary(lane.device, start: startUs))
                 continue
@@ -66,6 +68,7 @@ public struct TimelineText {
             line(style.bold("Only advertising (\(advertisingOnly.count) device\(advertisingOnly.count == 1 ? "" : "s"))"))
             advertisingOnly.forEach(line)
         }
+        let host = verbose ? host : host.filter { !($0.kind == .notice && $0.severity == .normal) }
         if !host.isEmpty {
             line("")
             line(style.bold("Host and capture"))
@@ -109,6 +112,8 @@ public struct TimelineText {
     func events(_ events: [TimelineEvent], start: Int64, to line: (String) -> Void) {
         var previous = start
         for event in events where verbose || !event.verboseOnly {
+            // Info notices (stack housekeeping) only when asked for.
+            if !verbose && event.kind == .notice && event.severity == .normal { continue }
             let stamp = event.timed ? self.stamp(event.timeUs, start: start, previous: previous) : ""
             if event.timed { previous = event.timeUs }
             var text = TerminalText.escape(event.text)
@@ -129,7 +134,9 @@ public struct TimelineText {
 
     func stamp(_ us: Int64, start: Int64, previous: Int64) -> String {
         switch time {
-        case .relative: "+" + Timestamp.relativeSeconds(us - start)
+        // A signed time, never `+-0.6` (a time before the start cannot come from the report, which
+        // counts from the earliest record, but a caller's start may be later).
+        case .relative: (us < start ? "" : "+") + Timestamp.relativeSeconds(us - start)
         case .absolute: Timestamp.iso8601(unixMicroseconds: us)
         case .delta: "Δ" + Timestamp.relativeSeconds(us - previous)
         }
@@ -170,6 +177,23 @@ public struct TimelineText {
                 .joined(separator: ", "))
             + (report.failures.count < failures
                ? " (\(report.failures.count) listed: past \(SessionAnalyzer.failuresListedPerKind) of a kind, only counted)" : "")
+            + noticeSummary(report)
+    }
+
+    /// `; 2 warnings (dangling-connection 1, …), 5 info (-v shows them)`.
+    func noticeSummary(_ report: SessionReport) -> String {
+        var warnings: [FailureKind: Int] = [:], info = 0
+        for notice in report.notices {
+            if notice.severity == .warning { warnings[notice.kind, default: 0] += notice.count } else { info += notice.count }
+        }
+        var text = ""
+        if !warnings.isEmpty {
+            let total = warnings.values.reduce(0, +)
+            text += "; \(total) warning\(total == 1 ? "" : "s"): "
+                + warnings.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
+        }
+        if info > 0 { text += "; \(info) info" + (verbose ? "" : " (-v shows them)") }
+        return text
     }
 }
 

@@ -129,8 +129,8 @@ struct DeviceRegistry {
         for i in data.structures.indices {
             switch data.structures[i].value {
             case .localName(let local):
-                if !nameIsComplete && (name == nil || local.isComplete) {
-                    name = local.name
+                if !nameIsComplete && (name == nil || local.isComplete), let unpadded = Self.withoutPadding(local.name) {
+                    name = unpadded
                     nameIsComplete = local.isComplete
                 }
             case .manufacturerSpecificData(let company, _): Self.append(company, to: &state.companyIDs)
@@ -141,6 +141,15 @@ struct DeviceRegistry {
         }
         if let name { Self.append(name, to: &state.names) }
         if let power { state.txPower = power }
+    }
+
+    /// A name without the NUL octets some firmware pads its fixed-size name field with (the
+    /// rest stays, escaped at the output edge); nil when nothing else is left.
+    static func withoutPadding(_ name: String) -> String? {
+        guard name.last == "\0" else { return name }
+        var trimmed = Substring(name)
+        while trimmed.last == "\0" { trimmed = trimmed.dropLast() }
+        return trimmed.isEmpty ? nil : String(trimmed)
     }
 
     mutating func sawConnection(slot: Int, id: String, timeUs: Int64) {

@@ -9,8 +9,21 @@ final class LiveConnection {
     /// The n of its id "Cn": a key the layer above compares without hashing a string.
     let number: Int
     let slot: Int?
+    /// Outstanding client requests, and apart from them outstanding server indications: two
+    /// flows per direction (Core v5.4 Vol 3 Part F §3.3.2: one request and one indication may
+    /// be outstanding at once).
     var pending = PendingRequests()
+    var pendingIndications = PendingRequests()
+    var securityState = SecurityState()
+    /// Over the air, when each side last sent L2CAP data (a sniffer that lost part of an answer
+    /// may still have seen its start).
+    var lastCentralL2CAPUs: Int64?
+    var lastPeripheralL2CAPUs: Int64?
     var disconnectRequested = false
+    /// The host's Disconnect command (time, record), kept for a completion the capture lacks.
+    var disconnectRequest: (timeUs: Int64, record: Int)?
+    /// The controller accepted that Disconnect (Command Status: success).
+    var disconnectAccepted = false
     /// Time of the peripheral's last packet (air captures: answers prove the link is alive).
     var lastPeripheralUs: Int64?
     /// Time of the central's last packet (air captures: none means the sniffer did not follow).
@@ -42,6 +55,18 @@ final class LiveConnection {
     /// Changes the totals of `key` in place (a copy would copy its latency samples on write).
     func updateTotals(_ key: TransactionTotals.Key, _ body: (inout TransactionTotals.Aggregate) -> Void) {
         transactionTotals.update(key, default: TransactionTotals.Aggregate(), body)
+    }
+
+    /// Every outstanding request and indication, oldest first (for a link that ends).
+    var allPending: [PendingRequest] {
+        let indications = pendingIndications.byRequestTime
+        guard !indications.isEmpty else { return pending.byRequestTime }
+        return (pending.byRequestTime + indications).sorted { $0.transaction.requestUs < $1.transaction.requestUs }
+    }
+
+    func removeAllPending() {
+        pending.removeAll()
+        pendingIndications.removeAll()
     }
 
     /// The connection as the report keeps it: its counts complete, its latencies frozen.
@@ -114,6 +139,17 @@ struct PendingRequests {
             case .peripheralToCentral: peripheralToCentral = newValue
             case .unknown: unknown = newValue
             }
+        }
+    }
+
+    /// The opcode of the request in a slot, read in place (the subscript copies the request).
+    func opcode(_ direction: Direction) -> ATTOpcode? {
+        switch direction {
+        case .sent: return sent?.transaction.opcode
+        case .received: return received?.transaction.opcode
+        case .centralToPeripheral: return centralToPeripheral?.transaction.opcode
+        case .peripheralToCentral: return peripheralToCentral?.transaction.opcode
+        case .unknown: return unknown?.transaction.opcode
         }
     }
 

@@ -135,6 +135,13 @@ public struct Connection: Sendable {
     public var valueCounts: [ValueCountKey: Int]
     /// When the client ran GATT discovery on this link (first and last discovery request).
     public var discovery: (startUs: Int64, endUs: Int64)?
+    /// Why the end is inferred rather than seen, when it is: the host's Disconnect with no
+    /// completion captured, or silence over the air.
+    public var endInferred: String? = nil
+    /// Discoveries after the first (a new primary-service discovery from handle 0x0001).
+    public var rediscoveries: [(startUs: Int64, endUs: Int64)] = []
+    /// Pairings and encryption changes on this link, in time order.
+    public var security = ConnectionSecurity()
     public var dangling: Bool { endUs == nil }
 
     public enum Role: String, Sendable { case central, peripheral, unknown }
@@ -345,6 +352,13 @@ public struct CaptureStatistics: Sendable {
     public var failuresByKind: [FailureKind: Int] = [:]
     /// Every failure, including those past the listing cap.
     public var failures: Int { failuresByKind.values.reduce(0, +) }
+    /// Every notice (warning or info) by kind, each occurrence counted.
+    public var noticesByKind: [FailureKind: Int] = [:]
+    /// Records with a time earlier than a record before them, the first of them, and the
+    /// largest step back.
+    public var outOfOrderRecords = 0
+    public var firstOutOfOrderRecord: Int?
+    public var largestStepBackUs: Int64 = 0
     /// The most connections up at the same time.
     public var maxConcurrentConnections = 0
 }

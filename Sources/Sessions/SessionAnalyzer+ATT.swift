@@ -21,6 +21,7 @@ extension SessionAnalyzer {
         case .malformedATT(let opcode, _):
             if let opcode { attOpcodeCounts[Int(opcode.rawValue)] += 1 }
         case .smp(let smp):
+            handleSMP(smp, link: pdu.link, direction: pdu.direction, record: record)
             if case .identityAddressInformation(let type, let address) = smp.parameters, let conn = live[pdu.link] {
                 identityAddress(address, type: type, sentOn: pdu.direction, conn)
             }
@@ -68,27 +69,49 @@ extension SessionAnalyzer {
 
         switch opcode.kind {
         case .request, .indication:
-            if var earlier = conn.pending.remove(direction) {
-                // A second request before the first was answered breaks the protocol (§3.3.2).
-                resolve(&earlier, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
-                        now: now, why: "a new request was sent before it was answered")
+            let indication = opcode.kind == .indication
+            // Looked at by opcode first: the request itself is copied only when one is outstanding.
+            if (indication ? conn.pendingIndications.opcode(direction) : conn.pending.opcode(direction)) != nil,
+               let earlier = indication ? conn.pendingIndications[direction] : conn.pending[direction] {
+                if case .air = link, (Self.peerL2CAPUs(of: direction, in: conn) ?? .min) > earlier.transaction.requestUs
+                    || lastBadCRCUs > earlier.transaction.requestUs {
+                    // Over the air the sniffer misses packets: the peer sent L2CAP data after the
+                    // request that decoded to no answer, or packets were lost to bad CRCs since;
+                    // the next request shows the answer came.
+                    if indication { conn.pendingIndications[direction] = nil } else { conn.pending[direction] = nil }
+                    answerNotCaptured(earlier, in: conn, record: record)
+                } else {
+                    // A second request (or indication) before the first was answered breaks the
+                    // protocol (§3.3.2, §3.3.3); the first stays outstanding, its answer may still come.
+                    violation(att, over: earlier, in: conn, record: record)
+                    break
+                }
             }
             // Its attribute is described when it resolves (discovery may name the handle meanwhile).
             let transaction = ATTTransaction(opcode: opcode, handle: handle, attribute: nil, direction: direction,
                                              requestUs: now, requestRecord: record.index, responseUs: nil,
                                              responseRecord: nil, responseOpcode: nil, outcome: .noResponse,
                                              errorCode: nil, value: nil)
-            if Self.isDiscovery(opcode) {
-                conn.connection.discovery = (conn.connection.discovery?.startUs ?? now, now)
-            }
+            if Self.isDiscovery(opcode) { discovering(att, in: conn, now: now) }
             if case .readRequest(let handle) = att.parameters { conn.longValues[handle] = nil }
-            conn.pending[direction] = PendingRequest(pdu: att, transaction: transaction)
+            if indication {
+                conn.pendingIndications[direction] = PendingRequest(pdu: att, transaction: transaction)
+            } else {
+                conn.pending[direction] = PendingRequest(pdu: att, transaction: transaction)
+            }
             nextDeadlineUs = min(nextDeadlineUs, now + options.transactionTimeoutUs)
         case .response, .confirmation:
             if opcode == .writeResponse {
                 events.append(.writeResponse(connectionNumber: conn.number, timeUs: now))
             }
-            if let pending = conn.pending.remove(Self.opposite(direction)) {
+            // A confirmation answers an indication, a response a request: separate flows. An
+            // answer must fit its request (its opcode + 1, or an Error Response naming it): one that
+            // does not answers a request the capture does not hold.
+            let other = Self.opposite(direction)
+            if opcode.kind == .confirmation {
+                if let pending = conn.pendingIndications.remove(other) { answer(pending, with: att, in: conn, record: record) }
+            } else if let request = conn.pending.opcode(other), Self.fits(att, request: request),
+                      let pending = conn.pending.remove(other) {
                 answer(pending, with: att, in: conn, record: record)
             }
         case .command, .notification:
@@ -134,6 +157,50 @@ extension SessionAnalyzer {
         }
     }
 
+    /// A request sent while another on its flow is outstanding (Core v5.4 Vol 3 Part F §3.3.2):
+    /// a warning of its own; the second is not tracked (its answer cannot be told from the first's).
+    mutating func violation(_ att: ATTPDU, over earlier: PendingRequest, in conn: LiveConnection, record: CaptureRecord) {
+        let what = att.opcode.name + (att.handle.map { " to \(describe($0, slot: conn.slot))" } ?? "")
+        let earlierWhat = earlier.transaction.opcode.name
+            + (earlier.transaction.handle.map { " to \(describe($0, slot: conn.slot))" } ?? "")
+        fail(.attProtocolViolation, severity: .warning, at: record.timestampUs, record: record.index, slot: conn.slot,
+             connection: conn.connection.id,
+             "\(what) sent while \(earlierWhat) was still outstanding: ATT allows one at a time" + airCaveat(conn),
+             details: [.int("opcode", att.opcode.rawValue), .string("opcodeName", att.opcode.name),
+                       .int("outstandingOpcode", earlier.transaction.opcode.rawValue),
+                       .int("outstandingRequestUs", earlier.transaction.requestUs)])
+    }
+
+    /// Over the air, when the other side of `direction` last sent L2CAP data.
+    static func peerL2CAPUs(of direction: Direction, in conn: LiveConnection) -> Int64? {
+        switch direction {
+        case .centralToPeripheral: conn.lastPeripheralL2CAPUs
+        case .peripheralToCentral: conn.lastCentralL2CAPUs
+        default: nil
+        }
+    }
+
+    /// Responses are their request's opcode + 1 (Core v5.4 Vol 3 Part F §3.4); an Error Response
+    /// names the request it answers (§3.4.1.1).
+    static func fits(_ response: ATTPDU, request: ATTOpcode) -> Bool {
+        if case .errorResponse(let error) = response.parameters { return error.requestOpcode == request }
+        return response.opcode.rawValue == request.rawValue &+ 1
+    }
+
+    /// Over the air, a request the next one on its flow shows was answered, the answer not
+    /// captured: counted, not a failure (info).
+    mutating func answerNotCaptured(_ earlier: PendingRequest, in conn: LiveConnection, record: CaptureRecord) {
+        let key = TransactionTotals.Key(opcode: earlier.transaction.opcode.rawValue, handle: earlier.transaction.handle)
+        conn.updateTotals(key) { $0.count += 1 }
+        let what = earlier.transaction.opcode.name
+            + (earlier.transaction.handle.map { " to \(describe($0, slot: conn.slot))" } ?? "")
+        fail(.attAnswerNotCaptured, severity: .info, at: record.timestampUs, record: earlier.transaction.requestRecord,
+             slot: conn.slot, connection: conn.connection.id,
+             "\(what): its answer was not captured (the next request shows it came; the sniffer missed it)",
+             details: [.int("opcode", earlier.transaction.opcode.rawValue),
+                       .int("requestUs", earlier.transaction.requestUs)])
+    }
+
     /// Tells the layer above who the connection is with, before its first value and when what
     /// it was told may have changed since (the registry's or the GATT databases' version moved).
     private mutating func sendDevice(of conn: LiveConnection, events: inout [SessionEvent]) {
@@ -143,6 +210,24 @@ extension SessionAnalyzer {
                                       services: conn.slot.map { gatt.services(slot: registry.root($0)) } ?? [])
         if device != conn.sentDevice?.device { events.append(.device(device)) }
         conn.sentDevice = (registry.version, gatt.version, device)
+    }
+
+    /// A discovery request: the first discovery runs from its first request to the last one
+    /// before a new primary-service discovery from handle 0x0001 begins a second later or more
+    /// (a rediscovery, such as after Service Changed), which is a run of its own.
+    mutating func discovering(_ att: ATTPDU, in conn: LiveConnection, now: Int64) {
+        guard let first = conn.connection.discovery else {
+            conn.connection.discovery = (now, now)
+            return
+        }
+        let lastEnd = conn.connection.rediscoveries.last?.endUs ?? first.endUs
+        if case .readByGroupTypeRequest(let request) = att.parameters, request.range.startHandle == 1, now - lastEnd >= 1_000_000 {
+            conn.connection.rediscoveries.append((now, now))
+        } else if conn.connection.rediscoveries.isEmpty {
+            conn.connection.discovery = (first.startUs, now)
+        } else {
+            conn.connection.rediscoveries[conn.connection.rediscoveries.count - 1].endUs = now
+        }
     }
 
     /// The requests of the GATT discovery procedures (Core v5.4 Vol 3 Part G §4.4–4.7).

@@ -13,7 +13,10 @@ extension SessionAnalyzer {
         // and any packet, even a bad one, carries the expiry of links gone silent.
         if !air.events.isEmpty { airEvents(air.events, packet: packet, events: &events) }
         if air.flags.contains(.badCRC) || air.flags.contains(.noise) {
-            if air.flags.contains(.badCRC) { stats.badCRCPackets += 1 }
+            if air.flags.contains(.badCRC) {
+                stats.badCRCPackets += 1
+                lastBadCRCUs = now
+            }
             stats.undecodableRadioPackets += 1
             return
         }
@@ -30,6 +33,14 @@ extension SessionAnalyzer {
             guard let conn = live[link] else { break }
             conn.connection.lastActivityUs = now
             if air.direction == .peripheralToCentral { conn.lastPeripheralUs = now } else { conn.lastCentralUs = now }
+            // L2CAP data by the tracker's fragment (no copy of the PDU); control PDUs read only
+            // where there is no fragment.
+            if let direction = air.fragment?.direction {
+                if direction == .peripheralToCentral { conn.lastPeripheralL2CAPUs = now } else { conn.lastCentralL2CAPUs = now }
+            } else if !air.flags.contains(.retransmission), case .data(let data) = ll.pdu,
+                      case .control(let control) = data.content {
+                airEncryptionControl(control, in: conn, record: packet.record)
+            }
         }
     }
 
@@ -46,12 +57,38 @@ extension SessionAnalyzer {
                     initiator: sender == .centralToPeripheral ? .localHost : .remote, timeUs: now,
                     record: packet.record.index, events: &events)
             case .encryptionStarted(let accessAddress):
-                live[.air(accessAddress: accessAddress)]?.connection.encrypted = true
+                if let conn = live[.air(accessAddress: accessAddress)] {
+                    encryptionChanged(in: conn, kind: .start, status: 0, statusName: "Success", keySize: nil,
+                                      source: "link-layer", record: packet.record)
+                }
             case .connectionExpired(let accessAddress, _):
                 if let conn = live[.air(accessAddress: accessAddress)] {
                     _ = endSilent(.air(accessAddress: accessAddress), conn, atCaptureEnd: false, events: &events)
                 }
             }
+        }
+    }
+
+    /// LL_REJECT_IND / LL_REJECT_EXT_IND refusing LL_ENC_REQ (the peripheral's host had no key:
+    /// 0x06), and LL_PAUSE_ENC_REQ (Core v5.4 Vol 6 Part B §5.1.3).
+    mutating func airEncryptionControl(_ control: ControlPDU, in conn: LiveConnection, record: CaptureRecord) {
+        switch control.opcode {
+        case .rejectExtInd, .rejectInd:
+            if control.opcode == .rejectExtInd, case .opcode(let rejected)? = control.parameter("rejectOpcode"),
+               rejected != .encReq { return }
+            // LL_REJECT_IND answers only LL_ENC_REQ and LL_CONNECTION_PARAM_REQ; the latter is
+            // told by its code (0x1A/0x3B/…), so only key-related codes are taken here.
+            guard let code = control.errorCode,
+                  control.opcode == .rejectExtInd || [0x06, 0x05, 0x1A, 0x25].contains(code.rawValue) else { return }
+            let status = HCIStatus(rawValue: code.rawValue)
+            encryptionChanged(in: conn, kind: .start, status: code.rawValue, statusName: status.name, keySize: nil,
+                              source: "link-layer", record: record)
+        case .pauseEncReq:
+            conn.connection.encrypted = false
+            encryptionChanged(in: conn, kind: .pause, status: 0, statusName: "Success", keySize: nil, source: "link-layer",
+                              record: record)
+        default:
+            break
         }
     }
 
@@ -110,12 +147,18 @@ extension SessionAnalyzer {
             let id = conn.connection.id
             if let slot = conn.slot { registry.forgetConnection(slot: slot, id: id) }
             for index in failures.indices where failures[index].connectionID == id { failures[index].connectionID = nil }
+            for index in notices.indices where notices[index].connectionID == id { notices[index].connectionID = nil }
             guard conn.lastCentralUs != nil else {
                 // Nothing on the new access address: the sniffer did not follow the link, whose
                 // fate the capture does not show. An attempt never completed, not a failure.
                 attempts.append(ConnectionAttempt(peerAddress: conn.connection.peerAddress,
                                                   deviceID: conn.connection.deviceID, createUs: conn.connection.startUs,
                                                   endUs: nil, outcome: .neverCompleted, status: nil))
+                fail(.connectionNotFollowed, severity: .warning, at: conn.connection.startUs,
+                     record: conn.connection.startRecord, slot: conn.slot, connection: nil,
+                     "CONNECT_IND to \(label(slot: conn.slot)) on access address "
+                        + "\(Hex.code(conn.connection.accessAddress ?? 0, width: 8)): the sniffer did not follow the link, "
+                        + "whose fate the capture does not show")
                 return true
             }
             let status = HCIStatus(rawValue: 0x3E)
@@ -131,11 +174,13 @@ extension SessionAnalyzer {
         if interval > 0 && last - lastPeripheral > 2 * interval {
             let failedEarly = last - conn.connection.startUs < 6 * interval
             end(link, reason: HCIStatus(rawValue: failedEarly ? 0x3E : 0x08), initiator: .controller, timeUs: last,
-                record: nil, events: &events)
+                record: nil, inferred: "inferred from silence: the central kept polling, the peripheral stopped answering",
+                events: &events)
             return true
         }
         if atCaptureEnd && (stats.lastTimeUs ?? last) - last <= Self.supervisionTimeoutUs(conn) { return false }
-        end(link, reason: nil, initiator: .unknown, timeUs: last, record: nil, events: &events)
+        end(link, reason: nil, initiator: .unknown, timeUs: last, record: nil,
+            inferred: "inferred from silence: no termination seen", events: &events)
         return true
     }
 }

@@ -8,11 +8,15 @@ import PacketDecoding
 extension SessionAnalyzer {
     /// A host that never gets an answer must not grow this without end.
     static let pendingCommandCap = 16
+    /// A background attempt cancelled after this long is worth a look (a warning).
+    public static let longBackgroundWaitUs: Int64 = 30_000_000
 
     mutating func handle(_ command: HCICommandPacket, record: CaptureRecord) {
         let opcode = command.opcode
         // Queued in place in the dictionary (a copy taken out would be copied on write).
-        let droppedOldest = Self.enqueue(PendingCommand(opcode: opcode, timeUs: record.timestampUs, record: record.index),
+        let repeated = !(pendingCommands[opcode.rawValue]?.isEmpty ?? true)
+        let droppedOldest = Self.enqueue(PendingCommand(opcode: opcode, timeUs: record.timestampUs, record: record.index,
+                                                        handle: Self.linkHandle(of: command), repeated: repeated),
                                          in: &pendingCommands[opcode.rawValue, default: []])
         if droppedOldest { commandTotals[opcode.rawValue, default: CommandTotals(opcode: opcode)].unanswered += 1 }
         commandTotals[opcode.rawValue, default: CommandTotals(opcode: opcode)].count += 1
@@ -28,8 +32,20 @@ extension SessionAnalyzer {
                                                 createUs: record.timestampUs, record: record.index))
         case .leCreateConnectionCancel:
             for i in pendingCreates.indices { pendingCreates[i].cancelRequested = true }
+        case .leEnableEncryption(let start):
+            // The central encrypts with a key it has: the answer to a pending Security Request.
+            if let conn = live[.hci(adapter: record.adapter, handle: start.connectionHandle)] {
+                answerSecurityRequest(in: conn, with: .encryption)
+            }
+        case .raw where opcode.rawValue == 0x201B:
+            if let handle = Self.linkHandle(of: command), let conn = live[.hci(adapter: record.adapter, handle: handle)] {
+                longTermKeyRefused(in: conn, record: record)
+            }
         case .disconnect(let disconnect):
-            live[.hci(adapter: record.adapter, handle: disconnect.connectionHandle)]?.disconnectRequested = true
+            if let conn = live[.hci(adapter: record.adapter, handle: disconnect.connectionHandle)] {
+                conn.disconnectRequested = true
+                conn.disconnectRequest = (record.timestampUs, record.index)
+            }
         default:
             break
         }
@@ -63,10 +79,16 @@ extension SessionAnalyzer {
             end(.hci(adapter: record.adapter, handle: disconnection.connectionHandle), reason: disconnection.reason,
                 initiator: nil, timeUs: record.timestampUs, record: record.index, events: &events)
         case .encryptionChange(let change):
-            if change.status.isSuccess {
-                live[.hci(adapter: record.adapter, handle: change.connectionHandle)]?.connection.encrypted
-                    = change.encryptionEnabled != 0
-            }
+            guard let conn = live[.hci(adapter: record.adapter, handle: change.connectionHandle)] else { return }
+            let off = change.status.isSuccess && change.encryptionEnabled == 0
+            if off { conn.connection.encrypted = false }
+            encryptionChanged(in: conn, kind: off ? .pause : .start, status: change.status.rawValue,
+                              statusName: change.status.name, keySize: change.encryptionKeySize.map(Int.init), source: "hci",
+                              record: record)
+        case .encryptionKeyRefreshComplete(let status, let handle):
+            guard let conn = live[.hci(adapter: record.adapter, handle: handle)] else { return }
+            encryptionChanged(in: conn, kind: .refresh, status: status.rawValue, statusName: status.name, keySize: nil,
+                              source: "hci", record: record)
         case .leMeta(let meta):
             handle(meta, record: record, joinedAdvertising: joinedAdvertising)
         default:
@@ -77,15 +99,77 @@ extension SessionAnalyzer {
     mutating func answer(_ opcode: HCIOpcode, status: HCIStatus?, by event: String, record: CaptureRecord) {
         let command = pendingCommands[opcode.rawValue]?.first
         if command != nil { pendingCommands[opcode.rawValue]?.removeFirst() }
+        if opcode == .disconnect, status?.isSuccess ?? false, let handle = command?.handle {
+            live[.hci(adapter: record.adapter, handle: handle)]?.disconnectAccepted = true
+        }
         guard let status, !status.isSuccess else { return }
         commandTotals[opcode.rawValue, default: CommandTotals(opcode: opcode)].failed += 1
         var details: [Field] = [.int("opcode", opcode.rawValue), .string("opcodeName", opcode.name),
                                 .int("status", status.rawValue), .string("statusName", status.name),
                                 .string("answeredBy", event)]
         if let command { details.append(.int("commandTimeUs", command.timeUs)) }
-        fail(.hciCommandFailed, at: record.timestampUs, record: record.index, slot: nil, connection: nil,
-             "\(opcode.name) failed: \(status.name) (\(Hex.code(status.rawValue))), answered by \(event)",
+        // A command about one link (connection update, PHY, data length, encryption, disconnect)
+        // is shown on that link.
+        let conn = command?.handle.flatMap { live[.hci(adapter: record.adapter, handle: $0)] }
+        if let handle = command?.handle { details.append(.int("connectionHandle", handle)) }
+        if opcode == .disconnect { conn?.disconnectRequested = false }
+        let (kind, severity, why) = Self.classify(opcode, status: status, repeated: command?.repeated ?? false)
+        fail(kind, severity: severity, at: record.timestampUs, record: record.index, slot: conn?.slot,
+             connection: conn?.connection.id,
+             "\(opcode.name) failed: \(status.name) (\(Hex.code(status.rawValue))), answered by \(event)" + why,
              details: details)
+    }
+
+    /// Which failed commands are stack housekeeping rather than failures (docs/failures.md):
+    /// - a vendor-specific command (OGF 0x3F) answered Unknown HCI Command: stacks probe the
+    ///   controller's vendor extensions (Android does at every start);
+    /// - an advertising set's random address (or the random address) refused with Command
+    ///   Disallowed: the controller refuses a new address while the set advertises (Core v5.4
+    ///   Vol 4 Part E §7.8.52, §7.8.4), and the host retries at the next rotation;
+    /// - LE Create Connection Cancel refused with Command Disallowed: nothing was pending any
+    ///   more, the connection had completed or failed meanwhile (§7.8.13);
+    /// - a vendor command that failed otherwise: the stack's extension, nothing the user asked
+    ///   for is known to have failed (a warning);
+    /// - a command refused with Command Disallowed that the host sent again while the same
+    ///   command was pending: the host's repetition, not the operation, was refused (a warning).
+    static func classify(_ opcode: HCIOpcode, status: HCIStatus, repeated: Bool) -> (FailureKind, FindingSeverity, String) {
+        // OGF 0x3F vendor-specific, 0x3E reserved for testing (Vol 4 Part E §5.4.1).
+        if opcode.ogf >= 0x3E && status.rawValue == 0x01 {
+            return (.hciVendorCommandUnsupported, .info, " (the controller does not know this vendor command)")
+        }
+        if opcode.isVendorSpecific {
+            return (.hciVendorCommandFailed, .warning, " (a vendor extension of the stack)")
+        }
+        if status.rawValue == 0x0C && repeated {
+            return (.hciCommandWhilePending, .warning, " (sent again while the same command was still pending)")
+        }
+        if status.rawValue == 0x0C && (opcode.rawValue == 0x2035 || opcode.rawValue == 0x2005) {
+            return (.advertisingAddressRefused, .info, " (refused while advertising; the host sets it again later)")
+        }
+        if status.rawValue == 0x0C && opcode == .leCreateConnectionCancel {
+            return (.nothingToCancel, .info, " (no connection attempt was pending any more)")
+        }
+        return (.hciCommandFailed, .failure, "")
+    }
+
+    /// The connection handle of a command about one link (the first parameter of each, §7.1, §7.8).
+    static func linkHandle(of command: HCICommandPacket) -> UInt16? {
+        switch command.parameters {
+        case .disconnect(let c): return c.connectionHandle
+        case .leConnectionUpdate(let c): return c.connectionHandle
+        case .leSetDataLength(let c): return c.connectionHandle
+        case .leSetPHY(let c): return c.connectionHandle
+        case .leReadRemoteFeatures(let handle): return handle
+        case .leEnableEncryption(let c): return c.connectionHandle
+        case .leLongTermKeyRequestReply(let c): return c.connectionHandle
+        case .raw(let bytes):
+            // LE Long Term Key Request Negative Reply, LE Read PHY, Read Remote Version
+            // Information, Authentication Requested, Set Connection Encryption, Read RSSI.
+            guard [0x201B, 0x2030, 0x041D, 0x0411, 0x0413, 0x1405].contains(command.opcode.rawValue) else { return nil }
+            var reader = ByteReader(bytes, layer: .hci)
+            return (try? reader.readUInt16LE("Connection_Handle")).map { $0 & 0x0FFF }
+        default: return nil
+        }
     }
 
     /// The controller's verdict on LE Create Connection: a non-zero status means no attempt.
@@ -185,11 +269,19 @@ extension SessionAnalyzer {
     /// Create Connection Cancel) or failed.
     mutating func attemptEnded(_ complete: LEConnectionCompleteEvent, create: PendingCreate?, slot: Int?,
                                record: CaptureRecord) {
-        let cancelled = complete.status.rawValue == 0x02 && (create?.cancelRequested ?? false)
+        // 0x02 is how the controller completes an attempt the host cancelled (Core v5.4 Vol 4
+        // Part E §7.8.13), and nothing else: cancelled whether the cancel was logged before or
+        // after it, or the create before the capture began.
+        let cancelled = complete.status.rawValue == 0x02
         attempts.append(ConnectionAttempt(peerAddress: slot == nil ? create?.peer : complete.peerAddress,
                                           deviceID: slot.map { registry.deviceID(of: $0) },
                                           createUs: create?.createUs ?? record.timestampUs, endUs: record.timestampUs,
                                           outcome: cancelled ? .cancelled : .failed, status: complete.status))
+        if cancelled, let create, create.peer == nil, record.timestampUs - create.createUs >= Self.longBackgroundWaitUs {
+            fail(.connectionAttemptCancelled, severity: .warning, at: record.timestampUs, record: record.index, slot: slot,
+                 connection: nil, "Background connection attempt (filter accept list) cancelled after "
+                    + Self.seconds(record.timestampUs - create.createUs) + " without a connection")
+        }
         if !cancelled {
             fail(.connectionFailed, at: record.timestampUs, record: record.index, slot: slot, connection: nil,
                  "Connection to \(label(slot: slot)) failed: \(complete.status.name) (\(Hex.code(complete.status.rawValue)))",
@@ -239,6 +331,7 @@ extension SessionAnalyzer {
             previous.connection.endUs = previous.connection.lastActivityUs
             previous.connection.endRecord = record.index
             previous.connection.initiator = .unknown
+            previous.connection.endInferred = "its handle was reused: the end was not captured"
             keep(previous)
         }
         live.insert(LiveConnection(connection: connection, number: connectionCount, slot: slot), for: link)

@@ -11,7 +11,8 @@ extension SessionAnalyzer {
     /// failure when it failed. Changed in place in its request (taken out of it, the
     /// transaction was copied).
     mutating func resolve(_ request: inout PendingRequest, in conn: LiveConnection, outcome: ATTTransaction.Outcome,
-                          responseUs: Int64?, record responseRecord: Int?, response: ATTOpcode?, now: Int64, why: String?) {
+                          responseUs: Int64?, record responseRecord: Int?, response: ATTOpcode?, now: Int64, why: String?,
+                          unseenEnd: Bool = false) {
         request.transaction.outcome = outcome
         request.transaction.responseUs = responseUs
         request.transaction.responseRecord = responseRecord
@@ -21,9 +22,14 @@ extension SessionAnalyzer {
             let code = request.transaction.errorCode ?? ATTErrorCode(rawValue: 0)
             describeAttribute(of: &request.transaction, slot: conn.slot)
             if !ATTErrorCode.isNormalEndOfDiscovery(errorCode: code, requestOpcode: request.transaction.opcode) {
+                let listed = failures.count
                 fail(.attError, at: now, record: responseRecord, slot: conn.slot, connection: conn.connection.id,
                      "\(Self.what(request.transaction)) failed: \(code.name) (\(Hex.code(code.rawValue)))",
                      details: Self.details(request.transaction) + [.int("errorCode", code.rawValue), .string("errorName", code.name)])
+                // Insufficient Authentication, Encryption Key Size, Encryption: the error says what followed.
+                if [0x05, 0x0C, 0x0F].contains(code.rawValue), failures.count > listed {
+                    awaitSecurity(failureIndex: listed, in: conn)
+                }
             }
         case .timeout:
             describeAttribute(of: &request.transaction, slot: conn.slot)
@@ -33,7 +39,10 @@ extension SessionAnalyzer {
                  details: Self.details(request.transaction))
         case .noResponse:
             describeAttribute(of: &request.transaction, slot: conn.slot)
-            fail(.attNoResponse, at: now, record: nil, slot: conn.slot, connection: conn.connection.id,
+            // Unanswered because the capture ended, or the link's end was not seen: nothing is
+            // known to have failed (the answer may have come).
+            fail(.attNoResponse, severity: unseenEnd ? .warning : .failure, at: now, record: nil, slot: conn.slot,
+                 connection: conn.connection.id,
                  "\(Self.what(request.transaction)) never answered: \(why ?? "the link went down first")" + airCaveat(conn),
                  details: Self.details(request.transaction))
         case .ok, .noResponseExpected:
@@ -119,12 +128,15 @@ extension SessionAnalyzer {
         if let latencyUs { aggregate.latencies.add(latencyUs) }
     }
 
+    /// Every flow: each direction's requests, then its indications.
+    static let flows: [(Direction, Bool)] = PendingRequests.directions.flatMap { [($0, false), ($0, true)] }
+
     /// Requests older than the transaction timeout while the link is up (Vol 3 Part F §3.3.3).
     mutating func expireTransactions(now: Int64, events: inout [SessionEvent]) {
         var next = Int64.max
         for (link, conn) in live.all {
-            for direction in PendingRequests.directions {
-                guard var pending = conn.pending[direction] else { continue }
+            for (direction, indication) in Self.flows {
+                guard var pending = indication ? conn.pendingIndications[direction] : conn.pending[direction] else { continue }
                 let deadline = pending.transaction.requestUs + options.transactionTimeoutUs
                 // Over the air, a link the sniffer has not seen alive at the deadline may be gone:
                 // its end decides (no-response), not the ATT timer.
@@ -132,7 +144,7 @@ extension SessionAnalyzer {
                     continue
                 }
                 if deadline <= now {
-                    conn.pending[direction] = nil
+                    if indication { conn.pendingIndications[direction] = nil } else { conn.pending[direction] = nil }
                     resolve(&pending, in: conn, outcome: .timeout, responseUs: nil, record: nil, response: nil,
                             now: deadline, why: nil)
                 } else {
@@ -146,20 +158,24 @@ extension SessionAnalyzer {
     /// The end of a connection: its pending requests fail, an abnormal reason is a lost link
     /// (report contract: anything but 0x13, 0x15, 0x16).
     mutating func end(_ link: LinkID, reason: HCIStatus?, initiator: DisconnectInitiator?, timeUs: Int64, record: Int?,
-                      events: inout [SessionEvent]) {
+                      inferred: String? = nil, events: inout [SessionEvent]) {
         guard let conn = live.remove(link) else { return }
         conn.connection.endUs = timeUs
         conn.connection.endRecord = record
         conn.connection.disconnectReason = reason
+        conn.connection.endInferred = inferred
         conn.connection.initiator = initiator ?? Self.initiator(reason: reason, hostAsked: conn.disconnectRequested)
-        for var pending in conn.pending.byRequestTime {
+        // An end the capture did not show (a sniffer that lost the link) proves no failure: a warning.
+        for var pending in conn.allPending {
             resolve(&pending, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
-                    now: timeUs, why: "the link went down first (\(reason.map { "\($0.name)" } ?? "its end was not captured"))")
+                    now: timeUs, why: "the link went down first (\(reason.map { "\($0.name)" } ?? "its end was not captured"))",
+                    unseenEnd: reason == nil)
         }
-        conn.pending.removeAll()
+        conn.removeAllPending()
         if let reason, ![0x13, 0x15, 0x16].contains(reason.rawValue) {
             fail(.linkLost, at: timeUs, record: record, slot: conn.slot, connection: conn.connection.id,
-                 "Link to \(label(slot: conn.slot)) lost: \(reason.name) (\(Hex.code(reason.rawValue)))",
+                 "Link to \(label(slot: conn.slot)) lost: \(reason.name) (\(Hex.code(reason.rawValue)))"
+                    + (inferred.map { " (\($0))" } ?? ""),
                  details: [.int("reason", reason.rawValue), .string("reasonName", reason.name)])
         }
         keep(conn)

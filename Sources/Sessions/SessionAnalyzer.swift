@@ -104,7 +104,12 @@ public struct SessionAnalyzer {
     var pendingCommands: [UInt16: [PendingCommand]] = [:]
     var commandTotals: [UInt16: CommandTotals] = [:]
     var failures: [Failure] = []
+    /// Findings below `failure` (`notices[]`), a run of the same one on one link as one entry.
+    var notices: [Failure] = []
+    var noticeEntries: [NoticeKey: Int] = [:]
     var connectionCount = 0
+    /// Over the air, when the sniffer last lost a packet to a bad CRC.
+    var lastBadCRCUs: Int64 = .min
     var nextDeadlineUs: Int64 = .max
     var classified: Set<Int> = []
     /// ATT PDUs per opcode, counted here and copied into `stats.attPDUs` by `finish`.
@@ -130,7 +135,14 @@ public struct SessionAnalyzer {
     public mutating func process(lent packet: inout DecodedPacket, into events: inout [SessionEvent]) {
         let now = packet.record.timestampUs
         stats.records += 1
-        stats.firstTimeUs = stats.firstTimeUs ?? now
+        // Times count from the earliest record, wherever it lies; one earlier than a record
+        // before it is counted (a capture tool's clock step or interleaved writers).
+        if let last = stats.lastTimeUs, now < last {
+            stats.outOfOrderRecords += 1
+            if stats.firstOutOfOrderRecord == nil { stats.firstOutOfOrderRecord = packet.record.index }
+            stats.largestStepBackUs = max(stats.largestStepBackUs, last - now)
+        }
+        stats.firstTimeUs = min(stats.firstTimeUs ?? now, now)
         stats.lastTimeUs = max(stats.lastTimeUs ?? now, now)
         if packet.record.isTruncated { stats.truncatedRecords += 1 }
         for issue in packet.issues { count(issue) }
@@ -176,6 +188,7 @@ public struct SessionAnalyzer {
     /// Keeps an ended connection for the report with what the report shows of its latencies
     /// (frozen in place by `LiveConnection.ended`).
     mutating func keep(_ conn: LiveConnection) {
+        closeSecurity(conn)
         finished.append(conn.ended())
     }
 
@@ -183,8 +196,24 @@ public struct SessionAnalyzer {
     /// capture with a million errors still gives a report a person can open.
     public static let failuresListedPerKind = 1000
 
-    mutating func fail(_ kind: FailureKind, at timeUs: Int64, record: Int?, slot: Int?, connection: String?,
-                       _ summary: String, details: [Field] = []) {
+    /// Records a finding: a failure, or with a lower severity a notice, where a repetition of
+    /// one already listed for the same link (same kind and summary) adds to its `count`.
+    mutating func fail(_ kind: FailureKind, severity: FindingSeverity = .failure, at timeUs: Int64, record: Int?, slot: Int?,
+                       connection: String?, _ summary: String, details: [Field] = []) {
+        guard severity == .failure else {
+            stats.noticesByKind[kind, default: 0] += 1
+            let device = slot.map { registry.deviceID(of: $0) }
+            let key = NoticeKey(kind: kind, link: connection ?? device ?? "", summary: summary)
+            if let index = noticeEntries[key] {
+                notices[index].count += 1
+                return
+            }
+            guard notices.count < Self.failuresListedPerKind * 16 else { return }
+            noticeEntries[key] = notices.count
+            notices.append(Failure(kind: kind, severity: severity, timeUs: timeUs, record: record, deviceID: device,
+                                   connectionID: connection, summary: summary, details: details))
+            return
+        }
         stats.failuresByKind[kind, default: 0] += 1
         guard stats.failuresByKind[kind, default: 0] <= Self.failuresListedPerKind else { return }
         let device = slot.map { registry.deviceID(of: $0) }
@@ -213,6 +242,13 @@ public struct SessionAnalyzer {
     }
 }
 
+/// What makes two notices one entry with a count: kind, link (connection, else device) and text.
+struct NoticeKey: Hashable {
+    var kind: FailureKind
+    var link: String
+    var summary: String
+}
+
 struct PendingCreate {
     var peer: BluetoothAddress?
     var peerType: AddressType?
@@ -226,6 +262,10 @@ struct PendingCommand {
     var opcode: HCIOpcode
     var timeUs: Int64
     var record: Int
+    /// The link a command is about, for a command with a connection handle.
+    var handle: UInt16?
+    /// Sent while the same command was still pending.
+    var repeated = false
 }
 
 /// Per-opcode command outcomes, for the report.

@@ -10,8 +10,10 @@ public struct SessionReport: Sendable {
     public var connections: [Connection]
     public var attempts: [ConnectionAttempt]
     public var commands: [CommandTotals]
-    /// In time order.
+    /// In time order: findings of severity `failure` only.
     public var failures: [Failure]
+    /// Warnings and info (a run of one on one link is one entry with a count), in time order.
+    public var notices: [Failure] = []
     public var transactionListing: SessionOptions.TransactionListing
     /// True when transactions were left out of the listing for the capture's cap
     /// (`SessionOptions.transactionsListedPerCapture`).
@@ -19,8 +21,20 @@ public struct SessionReport: Sendable {
 }
 
 extension SessionReport {
+    /// Failures and notices together, in time order (failures first at one instant).
+    public var findings: [Failure] {
+        (failures + notices).enumerated().sorted { ($0.element.timeUs, $0.offset) < ($1.element.timeUs, $1.offset) }
+            .map(\.element)
+    }
+
     /// Adds failures found above this layer (vendor decoding), keeping time order.
     public mutating func merge(failures more: [Failure]) {
+        let (more, lesser) = (more.filter { $0.severity == .failure }, more.filter { $0.severity != .failure })
+        if !lesser.isEmpty {
+            for notice in lesser { stats.noticesByKind[notice.kind, default: 0] += notice.count }
+            notices = (notices + lesser).enumerated()
+                .sorted { ($0.element.timeUs, $0.offset) < ($1.element.timeUs, $1.offset) }.map(\.element)
+        }
         for failure in more { stats.failuresByKind[failure.kind, default: 0] += 1 }
         failures = (failures + more).enumerated()
             .sorted { ($0.element.timeUs, $0.offset) < ($1.element.timeUs, $1.offset) }.map(\.element)
@@ -39,12 +53,16 @@ extension SessionAnalyzer {
         expireTransactions(now: end, events: &events)
         for (link, open) in live.all.sorted(by: { $0.value.connection.startUs < $1.value.connection.startUs }) {
             if case .air = link, endSilent(link, open, atCaptureEnd: true, events: &events) { continue }
-            for var pending in open.pending.byRequestTime {
-                resolve(&pending, in: open, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
-                        now: end, why: "the capture ended first")
+            if open.disconnectRequested, open.disconnectAccepted, let request = open.disconnectRequest {
+                disconnectNotCaptured(link, open, request: request, events: &events)
+                continue
             }
-            open.pending.removeAll()
-            fail(.danglingConnection, at: open.connection.lastActivityUs, record: nil, slot: open.slot,
+            for var pending in open.allPending {
+                resolve(&pending, in: open, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
+                        now: end, why: "the capture ended first", unseenEnd: true)
+            }
+            open.removeAllPending()
+            fail(.danglingConnection, severity: .warning, at: open.connection.lastActivityUs, record: nil, slot: open.slot,
                  connection: open.connection.id,
                  "Connection to \(label(slot: open.slot)) still up when the capture ended (last packet \(Self.seconds(end - open.connection.lastActivityUs)) before the end)")
             keep(open)
@@ -53,27 +71,72 @@ extension SessionAnalyzer {
             let slot = create.peer.map { registry.slot($0, type: create.peerType ?? .publicDevice) }
             attempts.append(ConnectionAttempt(peerAddress: create.peer, deviceID: slot.map { registry.deviceID(of: $0) },
                                               createUs: create.createUs, endUs: nil, outcome: .neverCompleted, status: nil))
-            fail(.connectionNeverCompleted, at: create.createUs, record: create.record, slot: slot, connection: nil,
+            guard create.peer != nil else {
+                // A background attempt (filter accept list) waits for any listed device to
+                // advertise: its staying open is how it works.
+                fail(.backgroundConnectionPending, severity: .info, at: create.createUs, record: create.record, slot: nil,
+                     connection: nil, "Background connection attempt (filter accept list) still pending when the capture "
+                        + "ended, \(Self.seconds(end - create.createUs)) after it began")
+                continue
+            }
+            fail(.connectionNeverCompleted, severity: .warning, at: create.createUs, record: create.record, slot: slot, connection: nil,
                  "Connection to \(label(slot: slot)) requested \(Self.seconds(end - create.createUs)) before the end, never completed")
         }
         for command in pendingCommands.values.joined() {
             commandTotals[command.opcode.rawValue]?.unanswered += 1
         }
         truncationFailures(diagnostics)
+        if stats.outOfOrderRecords > 0 {
+            fail(.recordsOutOfOrder, severity: .warning, at: stats.firstTimeUs ?? 0, record: stats.firstOutOfOrderRecord,
+                 slot: nil, connection: nil,
+                 "\(stats.outOfOrderRecords) record(s) are timed earlier than a record before them (the first is "
+                    + "#\(stats.firstOutOfOrderRecord ?? 0), up to \(Self.seconds(stats.largestStepBackUs)) back): times are "
+                    + "counted from the earliest record, and durations across them may be off")
+            stats.noticesByKind[.recordsOutOfOrder] = stats.outOfOrderRecords
+            if let index = notices.lastIndex(where: { $0.kind == .recordsOutOfOrder }) {
+                notices[index].count = stats.outOfOrderRecords
+            }
+        }
         // Merges after a connection or failure was recorded may have changed a device's id.
         for i in finished.indices { finished[i].deviceID = finalDeviceID(finished[i].deviceID) }
         // Sorted in place: the report shares the array rather than holding a second copy.
         finished.sort { $0.startUs < $1.startUs }
         for i in attempts.indices { attempts[i].deviceID = finalDeviceID(attempts[i].deviceID) }
         for i in failures.indices { failures[i].deviceID = finalDeviceID(failures[i].deviceID) }
+        for i in notices.indices { notices[i].deviceID = finalDeviceID(notices[i].deviceID) }
         let report = SessionReport(
             stats: stats, devices: buildDevices(), connections: finished,
             attempts: attempts.sorted { $0.createUs < $1.createUs },
             commands: commandTotals.values.sorted { $0.opcode.rawValue < $1.opcode.rawValue },
             failures: failures.enumerated().sorted { ($0.element.timeUs, $0.offset) < ($1.element.timeUs, $1.offset) }
                 .map(\.element),
+            notices: notices.enumerated().sorted { ($0.element.timeUs, $0.offset) < ($1.element.timeUs, $1.offset) }
+                .map(\.element),
             transactionListing: options.transactions, transactionListingCapped: transactionListingCapped)
         return (report, events)
+    }
+
+    /// A link the host asked to disconnect (Command Status: success) whose Disconnection
+    /// Complete the capture lacks: it ended at the request as far as the capture tells, not
+    /// dangling (the capture stopped before the controller reported it).
+    mutating func disconnectNotCaptured(_ link: LinkID, _ conn: LiveConnection, request: (timeUs: Int64, record: Int),
+                                        events: inout [SessionEvent]) {
+        _ = live.remove(link)
+        conn.connection.endUs = max(request.timeUs, conn.connection.lastActivityUs)
+        conn.connection.endRecord = request.record
+        conn.connection.initiator = .localHost
+        conn.connection.endInferred = "disconnect requested, not captured"
+        for var pending in conn.allPending {
+            resolve(&pending, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
+                    now: request.timeUs, why: "the host asked to disconnect first", unseenEnd: true)
+        }
+        conn.removeAllPending()
+        fail(.disconnectNotCaptured, severity: .info, at: request.timeUs, record: request.record, slot: conn.slot,
+             connection: conn.connection.id,
+             "Disconnect requested by the host (accepted), its completion not captured before the end")
+        keep(conn)
+        events.append(.connectionEnded(connectionID: conn.connection.id, connectionNumber: conn.number,
+                                       timeUs: conn.connection.endUs ?? request.timeUs))
     }
 
     /// Device ids name the union-find root of the time (`D` + slot + 1); roots only move to
@@ -86,14 +149,14 @@ extension SessionAnalyzer {
     mutating func truncationFailures(_ diagnostics: [CaptureDiagnostic]) {
         let end = stats.lastTimeUs ?? 0
         for diagnostic in diagnostics where diagnostic.kind == .truncatedFinalRecord {
-            fail(.captureTruncated, at: end, record: diagnostic.recordNumber, slot: nil, connection: nil,
+            fail(.captureTruncated, severity: .warning, at: end, record: diagnostic.recordNumber, slot: nil, connection: nil,
                  "The file ends inside record \(diagnostic.recordNumber.map(String.init) ?? "?"): \(diagnostic.message)")
         }
         if stats.truncatedRecords > 0 {
             let hidden = stats.hiddenATTPDUs > 0
                 ? ": \(stats.hiddenATTPDUs) ATT PDU(s) cannot be decoded whole (\(stats.cutATTPDUs.values.reduce(0, +)) with their opcode visible)"
                 : "; PDUs in them cannot be decoded whole"
-            fail(.captureTruncated, at: end, record: nil, slot: nil, connection: nil,
+            fail(.captureTruncated, severity: .warning, at: end, record: nil, slot: nil, connection: nil,
                  "\(stats.truncatedRecords) record(s) were cut short by the capturing tool" + hidden)
         }
     }

@@ -35,7 +35,12 @@ struct ReportCommandTests {
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         let failures = object?["failures"] as? [[String: Any]] ?? []
         #expect(failures.map { $0["kind"] as? String } == ["hci-command-failed", "att-error", "att-no-response",
-                                                           "link-lost", "att-error", "dangling-connection"])
+                                                           "link-lost", "att-error"])
+        #expect(failures.allSatisfy { $0["severity"] as? String == "failure" })
+        let notices = object?["notices"] as? [[String: Any]] ?? []
+        #expect(notices.map { $0["kind"] as? String } == ["dangling-connection"])
+        #expect(notices.map { $0["severity"] as? String } == ["warning"])
+        #expect(notices.map { $0["count"] as? Int } == [1])
         // The default lists only transactions that failed.
         let connections = object?["connections"] as? [[String: Any]] ?? []
         let listed = connections.flatMap { $0["transactions"] as? [[String: Any]] ?? [] }

@@ -58,8 +58,9 @@ struct TimelineTests {
     @Test func onlyFailuresShowsOnlyMarkedLines() throws {
         let run = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--only-failures"])
         let events = run.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") }
-        #expect(events.count == 6)
-        #expect(events.allSatisfy { $0.contains("✗ ") || $0.contains("! ") })
+        // Failures only: the link left open at the end is a warning, not shown.
+        #expect(events.count == 5)
+        #expect(events.allSatisfy { $0.contains("✗ ") })
         #expect(!run.stdout.contains("\nD3 "))   // the scale never failed
     }
 
@@ -133,8 +134,10 @@ struct TimelineTests {
                 line.components(separatedBy: "m\(kind): ").last.map { $0.count > 20 } ?? false })
         }
         let report = try CLI.run(["report"] + arguments)
-        let failures = (try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["failures"]
-            as? [[String: Any]] ?? []
+        let object = try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any]
+        // Failures (red) and warnings (yellow); info is not highlighted.
+        let failures = (object?["failures"] as? [[String: Any]] ?? [])
+            + (object?["notices"] as? [[String: Any]] ?? []).filter { $0["severity"] as? String == "warning" }
         let summaries = failures.compactMap { failure -> String? in
             guard let kind = failure["kind"] as? String, let summary = failure["summary"] as? String else { return nil }
             return "\(kind): \(summary)"
@@ -204,12 +207,12 @@ struct TimelineTests {
         // As if 1,500 more ATT errors had come: counted, not listed.
         analysis.report.stats.failuresByKind[.attError, default: 0] += 1_500
         let text = TimelineText(style: Style(enabled: false)).render(analysis, timeline: Timeline(analysis))
-        #expect(text.hasSuffix("\n3 devices, 3 connections (1 still up at the end), 1 attempt that did not connect, 1506 failures: "
-                               + "att-error 1502, att-no-response 1, dangling-connection 1, hci-command-failed 1, link-lost 1 "
-                               + "(6 listed: past 1000 of a kind, only counted)\n"))
+        #expect(text.hasSuffix("\n3 devices, 3 connections (1 still up at the end), 1 attempt that did not connect, 1505 failures: "
+                               + "att-error 1502, att-no-response 1, hci-command-failed 1, link-lost 1 "
+                               + "(5 listed: past 1000 of a kind, only counted); 1 warning: dangling-connection 1\n"))
         let markdown = MarkdownReport.render(analysis, commandLine: "bledecode x")
-        #expect(markdown.contains("| Failures | 1506, 6 listed (at most 1000 of a kind) |\n"))
-        #expect(markdown.contains("## Failures (1506, 6 listed (at most 1000 of a kind))\n"))
+        #expect(markdown.contains("| Failures | 1505, 5 listed (at most 1000 of a kind) |\n"))
+        #expect(markdown.contains("## Failures (1505, 5 listed (at most 1000 of a kind))\n"))
     }
 
     /// The CLI builds, filters and writes a lane at a time; that equals the whole timeline

@@ -176,6 +176,10 @@ struct AirCaptureTests {
         #expect(report.attempts.map(\.outcome) == [.neverCompleted])
         #expect(report.attempts.first?.peerAddress == Self.peripheral && report.attempts.first?.status == nil)
         #expect(report.devices.map(\.connectionIDs) == [[]])
+        #expect(report.notices.map(\.kind) == [.connectionNotFollowed])
+        #expect(report.notices.first?.summary == "CONNECT_IND to D1:5C:F0:EE:02:8F on access address 0x50654BD1: "
+                + "the sniffer did not follow the link, whose fate the capture does not show")
+        #expect(report.notices.first?.severity == .warning)
     }
 
     /// The central polls on the new access address and the peripheral never answers: the
@@ -195,8 +199,11 @@ struct AirCaptureTests {
         #expect(report.connections.isEmpty)
         #expect(report.attempts.map(\.outcome) == [.failed])
         #expect(report.attempts.first?.status == HCIStatus(rawValue: 0x3E))
-        #expect(report.failures.map(\.kind) == [.attNoResponse, .connectionFailed])
-        #expect(report.failures.allSatisfy { $0.connectionID == nil })
+        // The link never came up: its failure is the connection's; the second request, sent
+        // while the first was outstanding, is a protocol violation (a warning).
+        #expect(report.failures.map(\.kind) == [.connectionFailed])
+        #expect(report.notices.map(\.kind) == [.attProtocolViolation])
+        #expect((report.failures + report.notices).allSatisfy { $0.connectionID == nil })
         #expect(report.failures.last?.summary == "Connection to D1:5C:F0:EE:02:8F failed: the central's packets on access "
                 + "address 0x50654BD1 went unanswered (Connection Failed to be Established, 0x3E)")
         #expect(report.devices.map(\.connectionIDs) == [[]])
@@ -226,7 +233,10 @@ struct AirCaptureTests {
         #expect(flagged.isEmpty)
         let (report, _) = analyze(s.records)
         #expect(report.stats.attPDUs == [0x0A: 4, 0x0B: 2])
-        #expect(report.connections.first?.transactions.map(\.outcome) == [.ok, .ok, .noResponse, .noResponse])
+        // The last request, sent while the one before was unanswered, is a protocol violation,
+        // not a resend: the first stays outstanding, the second is not tracked.
+        #expect(report.connections.first?.transactions.map(\.outcome) == [.ok, .ok, .noResponse])
+        #expect(report.notices.map(\.kind).contains(.attProtocolViolation))
 
         // The same link layer resending at the next event (30 ms), its SN having moved before.
         var live = AirScenario()

@@ -16,7 +16,7 @@ struct SharedTruthTests {
         let truth = try SessionTruth.load(name)
         let report = try analyzeFile(SharedCaptures.path("synthetic/\(name)"))
         var kinds: [String: Int] = [:]
-        for failure in report.failures { kinds[failure.kind.rawValue, default: 0] += 1 }
+        for failure in report.findings { kinds[failure.kind.rawValue, default: 0] += failure.count }
         #expect(kinds == truth.expectedFailureKinds)
         // Each injected fault at the time it became visible. Two pinned differences: the truth
         // times a command refused by Command Status at the command (we: at the Command Status
@@ -28,7 +28,7 @@ struct SharedTruthTests {
             guard let kind = SessionTruth.failureKinds[fault.kind], !kind.hasPrefix("vendor"), kind != "capture-truncated",
                   kind != "dangling-connection" else { continue }
             let expected = fault.tsUs + (pinnedDelay[fault.kind] ?? 0)
-            #expect(report.failures.contains { $0.kind.rawValue == kind && $0.timeUs == expected }, "\(fault.kind)")
+            #expect(report.findings.contains { $0.kind.rawValue == kind && $0.timeUs == expected }, "\(fault.kind)")
         }
     }
 
@@ -134,7 +134,8 @@ struct RealCaptureSessionTests {
     @Test func treadmillConnectionIsDangling() throws {
         let report = try analyzeFile(SharedCaptures.path("real/horizon74_btsnoop_hci.log"))
         #expect(report.connections.map(\.dangling) == [true])
-        #expect(report.failures.map(\.kind) == [.danglingConnection])
+        #expect(report.failures.isEmpty)
+        #expect(report.notices.map(\.kind) == [.danglingConnection])
         #expect(report.connections[0].transactionTotals.byKey.values.reduce(0) { $0 + $1.count } == 306)
     }
 

@@ -36,7 +36,7 @@ struct TruncatedCaptureTests {
         for (opcode, count) in report.stats.cutATTPDUs { all[opcode, default: 0] += count }
         #expect(Self.hex(all) == truth.attPdusByOpcode)
         #expect(report.stats.hiddenATTPDUs == truth.attPdusUnrecoverableTotal)
-        #expect(report.failures.filter { $0.kind == .captureTruncated }.map(\.summary).last
+        #expect(report.notices.filter { $0.kind == .captureTruncated }.map(\.summary).last
                 == "153 record(s) were cut short by the capturing tool: 149 ATT PDU(s) cannot be decoded whole (149 with their opcode visible)")
     }
 

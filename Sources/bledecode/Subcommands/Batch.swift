@@ -15,7 +15,7 @@ struct Batch: ParsableCommand {
             Folders are searched recursively (hidden files and OUTDIR skipped). Each capture's JSON \
             report goes to OUTDIR/NAME.json; OUTDIR/index.jsonl gets one line per capture, in input \
             order: capture, status (ok, damaged, unreadable), exitCode, report, container, records, \
-            devices, connections, failures, failuresByKind, diagnostics. Progress goes to standard \
+            devices, connections, failures, failuresByKind, noticesByKind, diagnostics. Progress goes to standard \
             error. Exit codes: 0 every capture was read to its end; 1 some capture was damaged or \
             unreadable (its index line says which); 2 usage error.
             """)
@@ -156,6 +156,10 @@ struct BatchJob: Sendable {
         line.key("failuresByKind")
         line.beginObject()
         for (kind, count) in report.stats.failuresByKind.sorted(by: { $0.key < $1.key }) { line.dynamicKey(kind.rawValue); line.int(count) }
+        line.endObject()
+        line.key("noticesByKind")
+        line.beginObject()
+        for (kind, count) in report.stats.noticesByKind.sorted(by: { $0.key < $1.key }) { line.dynamicKey(kind.rawValue); line.int(count) }
         line.endObject()
         line.key("diagnostics")
         line.beginArray()

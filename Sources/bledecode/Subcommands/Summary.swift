@@ -73,7 +73,7 @@ struct TimelineOptions: ParsableArguments {
     @Option(help: "Only events up to this time (same forms as --since).")
     var until: TimeBound?
 
-    @Flag(help: "Only failures and things left open.")
+    @Flag(help: "Only failures (the red lines): no warnings, no info.")
     var onlyFailures = false
 
     @Option(help: "Only events about this attribute handle (0x0010 or 16). Repeatable.")

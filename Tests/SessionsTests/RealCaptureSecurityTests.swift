@@ -1,0 +1,61 @@
+import AnalyzerTestSupport
+import BLEBase
+import Sessions
+import Testing
+
+/// Security and severity on the real captures of ../shared/captures/real (issue 29): the cause
+/// chain is there, and every failure is one a firmware engineer would accept.
+@Suite(.enabled(if: SharedCaptures.present, "needs ../shared/captures next to the package (absent here)"))
+struct RealCaptureSecurityTests {
+    /// The device's Security Request ignored on three links, then refused with Pairing Not
+    /// Supported by the host.
+    @Test func androidpadIgnoredSecurityRequestsAndRefusedPairing() throws {
+        let report = try analyzeFile(SharedCaptures.path("real/androidpad_btsnoop_hci.cfa"))
+        let ignored = report.notices.filter { $0.kind == .securityRequestIgnored }
+        #expect(ignored.map(\.connectionID) == ["C1", "C3", "C5"])
+        #expect(ignored.allSatisfy { $0.severity == .warning && $0.count == 1 })
+        let refused = report.failures.filter { $0.kind == .pairingFailed }
+        #expect(refused.map(\.summary)
+                == ["The device's Security Request refused: Pairing Failed Pairing Not Supported (0x05), sent by the host"])
+        #expect(refused.map(\.connectionID) == ["C6"])
+        let c6 = try #require(report.connections.first { $0.id == "C6" })
+        #expect(c6.security.securityRequests.map(\.outcome) == [.rejected])
+        // The rest in red: four links that dropped (two supervision timeouts, two that failed
+        // to be established).
+        #expect(report.stats.failuresByKind == [.linkLost: 4, .pairingFailed: 1])
+    }
+
+    /// LE Secure Connections pairing, then encryption, in that order; the link is encrypted only
+    /// from then.
+    @Test func crackleLESCPairingThenEncryption() throws {
+        let report = try analyzeFile(SharedCaptures.path("real/crackle_lesc.pcapng"))
+        let security = report.connections[0].security
+        #expect(security.pairings.count == 1)
+        let pairing = security.pairings[0]
+        #expect(pairing.initiator == "central" && pairing.secureConnections && pairing.method == .justWorks)
+        #expect(pairing.result == .success && pairing.bonding)
+        let start = try #require(security.encryption.first)
+        #expect(start.kind == .start && start.status == 0 && start.source == "link-layer")
+        #expect(pairing.startUs < start.timeUs && pairing.endUs == start.timeUs)
+        #expect(security.encryptedSinceUs == start.timeUs)
+        #expect(start.timeUs > report.connections[0].startUs)
+        #expect(report.failures.isEmpty)
+    }
+
+    /// Captures whose only red lines used to be housekeeping or sniffer losses.
+    @Test(arguments: ["btmouse_btsnoop_hci.log", "isap_hci_dump.pklg", "garmin.pcapng", "crackle_lesc.pcapng",
+                      "horizon74_btsnoop_hci.log", "yeelock_btsnoop_hci.log"])
+    func noFalseFailures(name: String) throws {
+        let report = try analyzeFile(SharedCaptures.path("real/\(name)"))
+        #expect(report.failures.map(\.summary) == [])
+    }
+
+    /// The central sent requests while others were outstanding and the device stopped
+    /// answering: the violations are warnings, the Write Not Permitted and the lost link failures.
+    @Test func attDeadlockViolationsAreWarnings() throws {
+        let report = try analyzeFile(SharedCaptures.path("real/swt_st_att_deadlock.pcap"))
+        #expect(report.stats.failuresByKind == [.attError: 1, .attNoResponse: 1, .linkLost: 1])
+        #expect(report.failures.first?.summary == "Write Request to handle 0x0011 failed: Write Not Permitted (0x03)")
+        #expect(report.notices.filter { $0.kind == .attProtocolViolation }.allSatisfy { $0.severity == .warning })
+    }
+}
