@@ -28,8 +28,9 @@ public struct Analysis {
                            profiles: [Profile] = [], frames: VendorLayer.Listing = .all, vendorCommands: Bool = true,
                            pipelined: Bool = true, progress: ((Int) -> Void)? = nil) -> Analysis {
         var options = options
-        if options.classifier == nil { options.classifier = VendorLayer.classifier(for: profiles) }
-        var vendor = VendorLayer(profiles: profiles, listing: frames, keepsCommands: vendorCommands)
+        let conflicts = ProfileConflicts()
+        if options.classifier == nil { options.classifier = VendorLayer.classifier(for: profiles, conflicts: conflicts) }
+        var vendor = VendorLayer(profiles: profiles, listing: frames, keepsCommands: vendorCommands, conflicts: conflicts)
         // On threads, reading runs ahead on a third one (the machine's scheduler shares the cores).
         let sessionStage = SessionStage(reader: pipelined ? PrefetchingReader(reader, pacedByUse: true) : reader, options: options)
         var end = pipelined ? SessionThread.run(sessionStage, vendor: &vendor, progress: progress)
@@ -51,6 +52,7 @@ public struct Analysis {
             analysis.diagnostics.append(CaptureDiagnostic(severity: .warning, kind: .other, file: reader.info.path,
                                                           recordNumber: nil, byteOffset: nil, message: message))
         }
+        for message in conflicts.messages { warn(message) }
         let past = "at most \(SessionAnalyzer.failuresListedPerKind) of them (totals stay complete)"
         if analysis.report.transactionListingCapped {
             warn("more than \(options.transactionsListedPerCapture) ATT transactions: past that, only failed ones are listed, " + past)

@@ -52,6 +52,8 @@ public struct VendorLayer {
     public private(set) var totals: [VendorTotalsKey: VendorTotals] = [:]
     /// The sessions' frames and failures, counted and listed.
     private var collector: VendorCollector
+    /// Devices and connections several profiles match (`ProfileConflicts`).
+    public let conflicts: ProfileConflicts
 
     public var frames: [VendorFrame] { collector.frames }
     public var failures: [Failure] { collector.failures }
@@ -62,22 +64,35 @@ public struct VendorLayer {
 
     /// `keepsCommands` false when nobody will read `commands` (the JSON report does not): one
     /// fewer list that grows with the capture.
-    public init(profiles: [Profile], listing: Listing = .all, keepsCommands: Bool = true) {
+    public init(profiles: [Profile], listing: Listing = .all, keepsCommands: Bool = true,
+                conflicts: ProfileConflicts = ProfileConflicts()) {
         self.profiles = profiles
+        self.conflicts = conflicts
         plans = profiles.map(FramePlan.init)
         self.listing = listing
         collector = VendorCollector(listing: listing, keepsCommands: keepsCommands)
     }
 
     /// A classifier for the session analysis: identity and profile from advertising data.
-    public static func classifier(for profiles: [Profile]) -> (@Sendable (AdvertisingData) -> DeviceClassification?)? {
+    /// Several profiles matching one advertisement are recorded in `conflicts`.
+    public static func classifier(for profiles: [Profile], conflicts: ProfileConflicts? = nil)
+        -> (@Sendable (AdvertisingData) -> DeviceClassification?)? {
         guard !profiles.isEmpty else { return nil }
         return { data in
             let facts = AdvertisementFacts(data)
             // The GATT service rule is checked on the link, once discovery has been seen.
-            guard let profile = profiles.first(where: {
-                $0.match.hasAdvertisingRule && $0.matches(facts, gattServices: $0.match.gattService.map { [$0] } ?? [])
-            }) else { return nil }
+            func fits(_ profile: Profile) -> Bool {
+                profile.match.hasAdvertisingRule && profile.matches(facts, gattServices: profile.match.gattService.map { [$0] } ?? [])
+            }
+            guard let first = profiles.firstIndex(where: fits) else { return nil }
+            let profile = profiles[first]
+            if let conflicts, profiles.count > first + 1 {
+                let others = profiles[(first + 1)...].filter(fits).map(\.name).filter { $0 != profile.name }
+                if !others.isEmpty {
+                    let what = facts.localName.map { "the advertising of \(TerminalText.quoted($0))" } ?? "one device's advertising"
+                    conflicts.record(winner: profile.name, others: others, what: what)
+                }
+            }
             let identity = profile.identity(from: facts).map { Sessions.DeviceIdentity(value: $0.value, source: "profile \(profile.name): \($0.source)") }
             return DeviceClassification(identity: identity, profile: profile.name)
         }
@@ -150,8 +165,14 @@ public struct VendorLayer {
             // A device matched by its advertising whose discovered services lack the profile's one is not it.
             services.isEmpty || profiles[i].match.gattService.map(services.contains) != false ? i : nil
         }
-        let chosen = advertised
-            ?? profiles.firstIndex { !$0.match.hasAdvertisingRule && $0.matches(AdvertisementFacts(), gattServices: services) }
+        let byService = profiles.indices.filter {
+            !profiles[$0].match.hasAdvertisingRule && profiles[$0].matches(AdvertisementFacts(), gattServices: services)
+        }
+        let chosen = advertised ?? byService.first
+        if let chosen {
+            let others = byService.filter { $0 != chosen }.map { profiles[$0].name }.filter { $0 != profiles[chosen].name }
+            conflicts.record(winner: profiles[chosen].name, others: others, what: "connection \(device.connectionID)")
+        }
         guard let chosen else {
             // Decided once per connection, except before discovery, when a GATT rule may still hold.
             if !profiles.contains(where: { $0.match.gattService != nil }) || !services.isEmpty {

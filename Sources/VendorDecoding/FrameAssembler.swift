@@ -80,15 +80,23 @@ struct FrameAssembler: Sendable {
     private mutating func feed(_ value: UnsafeBufferPointer<UInt8>, timeUs: Int64, record: Int, attOpcode: UInt8,
                                firstFragment: (record: Int, timeUs: Int64), fragmentLimit: Int, into out: inout [Output]) -> Bool {
         let sync = framing.sync
-        if !buffer.isEmpty, lastFragmentShort, !sync.isEmpty, value.starts(with: sync), framing.length != .none {
+        // (A buffer holding just the optional prefix waits for the sync that follows it.)
+        if !buffer.isEmpty, lastFragmentShort, !sync.isEmpty, value.starts(with: sync), framing.length != .none,
+           framing.prefix.isEmpty || !buffer.elementsEqual(framing.prefix) {
             out.append(.garbage(take(buffer.count),
                                 reason: "incomplete frame: a fragment shorter than ATT_MTU − 3 came before its length was reached"))
         }
         guard !value.isEmpty else { return false }
-        let short = value.count < fragmentLimit
+        // A frame that never spans values ends with its value, whatever the MTU.
+        let short = value.count < fragmentLimit || !framing.spansValues
         lastFragmentShort = short
         if buffer.isEmpty, value.starts(with: sync), case .frame(let total) = measure(value, short: short), total == value.count {
             return true
+        }
+        defer {
+            if !framing.spansValues, !buffer.isEmpty {
+                out.append(.garbage(take(buffer.count), reason: "incomplete frame: frames never span ATT values (framing.spansValues)"))
+            }
         }
         buffer.append(contentsOf: value)
         pieces.append(Piece(remaining: value.count, timeUs: timeUs, record: record, attOpcode: attOpcode,
@@ -96,12 +104,21 @@ struct FrameAssembler: Sendable {
         cutting: while !buffer.isEmpty {
             if !sync.isEmpty {
                 if let skip = syncOffset() {
+                    let prefix = framing.prefix
+                    if !prefix.isEmpty, skip >= prefix.count, buffer[(skip - prefix.count)..<skip].elementsEqual(prefix) {
+                        // The optional prefix is no part of the frame: dropped, after any garbage before it.
+                        if skip > prefix.count {
+                            out.append(.garbage(take(skip - prefix.count), reason: "\(skip - prefix.count) byte(s) before the sync bytes"))
+                        }
+                        _ = take(prefix.count)
+                        continue cutting
+                    }
                     if skip > 0 {
                         out.append(.garbage(take(skip), reason: "\(skip) byte(s) before the sync bytes"))
                         continue cutting
                     }
                 } else {
-                    let keep = partialSyncSuffix()
+                    let keep = partialHeadSuffix()
                     if buffer.count > keep {
                         out.append(.garbage(take(buffer.count - keep), reason: "no sync bytes"))
                     }
@@ -165,11 +182,12 @@ struct FrameAssembler: Sendable {
         return nil
     }
 
-    /// The length of the longest buffer suffix that is a proper prefix of the sync bytes.
-    private func partialSyncSuffix() -> Int {
-        let sync = framing.sync
-        for k in stride(from: min(sync.count - 1, buffer.count), to: 0, by: -1)
-            where buffer.suffix(k).elementsEqual(sync.prefix(k)) {
+    /// The length of the longest buffer suffix that is a proper prefix of the sync bytes, or of
+    /// the optional prefix and the sync bytes.
+    private func partialHeadSuffix() -> Int {
+        let head = framing.prefix + framing.sync
+        for k in stride(from: min(head.count - 1, buffer.count), to: 0, by: -1)
+            where buffer.suffix(k).elementsEqual(head.prefix(k)) || buffer.suffix(k).elementsEqual(framing.sync.prefix(k)) {
             return k
         }
         return 0

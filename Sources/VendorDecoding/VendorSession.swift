@@ -131,7 +131,7 @@ public struct VendorSession: Sendable {
         }
         let key = StreamKey(direction: direction, handle: handle)
         let index = assemblers.firstIndex { $0.key == key } ?? {
-            assemblers.append((key, FrameAssembler(framing: plan.framing)))
+            assemblers.append((key, FrameAssembler(framing: plan.framings[direction.index])))
             return assemblers.count - 1
         }()
         // In place: a copy taken out of the array would copy the assembler's buffer on write.

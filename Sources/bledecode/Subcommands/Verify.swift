@@ -87,7 +87,8 @@ struct Verify: ParsableCommand {
                      : vendorFailures.isEmpty ? "all vendor frames verified" : "\(vendorFailures.count) vendor failure(s)")
         }
         out.flush()
-        _ = Diagnostics.report(reader.diagnostics)
+        // The reader's diagnostics and the analysis' warnings (profiles that overlap).
+        _ = Diagnostics.report(analysis.diagnostics)
         if rows.isEmpty || !vendorFailures.isEmpty { throw ExitCode(1) }
     }
 }
