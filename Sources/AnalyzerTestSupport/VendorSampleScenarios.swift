@@ -66,9 +66,10 @@ extension SampleScenarios {
         s.advertisingReport(light, random: false, data: ad, rssi: -52)
         s.command(HCIScenario.leSetScanEnable, [0x00, 0x00])
         s.commandComplete(HCIScenario.leSetScanEnable)
-        let state: [UInt8] = [0x00, 0x01, 0xFF, 0x80, 0x00, 0x64] + Array(0..<16)   // status, on, RGB, brightness, schedule
         for (round, h) in [(0, UInt16(0x0040)), (1, UInt16(0x0041))] {
             let prefixed = round == 0
+            // Status, on, RGB, brightness, schedule.
+            let state: [UInt8] = [0x00, UInt8(round), 0xFF, 0x80, 0x00, 0x64] + Array(0..<16)
             s.wait(ms: 100)
             s.createConnection(to: light, random: false, intervalUnits: 24)
             s.wait(ms: 30)
@@ -84,16 +85,17 @@ extension SampleScenarios {
                 s.wait(ms: 70)
             }
             exchange(0x10, [], state)                              // GET_STATE: 27 bytes, two notifications
-            exchange(0x71, [0x01], [0x00])                         // POWER on
-            exchange(0x31, [0xFF, 0x40, 0x00], [0x00], corrupt: !prefixed)   // SET_COLOR
+            // Responses: status, then the state set.
+            exchange(0x71, [0x01], [0x00, 0x01])                   // POWER on
+            exchange(0x31, [0xFF, 0x40, 0x00], [0x00, 0xFF, 0x40, 0x00], corrupt: !prefixed)   // SET_COLOR
             if prefixed {
                 // A write cut short (the app's buffer bug): malformed alone, never joined with the next.
                 s.writeCommand(handle: h, attribute: write,
                                value: Array(LightFrame.encode(command: 0x31, payload: [0x00, 0x00, 0xFF], prefixed: true).prefix(6)))
                 s.wait(ms: 40)
             }
-            exchange(0x31, [0x00, 0x00, 0xFF], [0x00])
-            exchange(0x71, [0x00], [0x00])                         // POWER off
+            exchange(0x31, [0x00, 0x00, 0xFF], [0x00, 0x00, 0x00, 0xFF])
+            exchange(0x71, [0x00], [0x00, 0x00])                   // POWER off
             s.wait(ms: 200)
             s.disconnectCommand(handle: h, reason: 0x13)
             s.wait(ms: 30)

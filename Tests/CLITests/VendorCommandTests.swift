@@ -111,7 +111,7 @@ struct VendorCommandTests {
         let run = try CLI.run(["infer-crc", SharedCaptures.path("synthetic/demo-faults.btsnoop"), "--handle", "0x0010", "--limit", "1"])
         #expect(run.status == 0)
         #expect(run.stdout == """
-            1. CRC-8/MAXIM-DOW: bytes 0 to end-2 covered, check value at end-2
+            1. CRC-8/MAXIM-DOW: check value at end-2 over bytes 0 to end-2: verifies 27 of 27
                checksum:
                  algorithm: CRC-8/MAXIM-DOW
                  at: -2
