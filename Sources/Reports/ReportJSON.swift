@@ -398,6 +398,8 @@ public enum ReportJSON {
         if let plaintext = f.plaintext { w.hexString(plaintext) } else { w.null() }
         w.key("crcOk")
         if let ok = f.checksumOK { w.bool(ok) } else { w.null() }
+        w.field("checksumCarried", optional: f.checksumCarried.map(Int.init))
+        w.field("checksumComputed", optional: f.checksumComputed.map(Int.init))
         w.field("command", optional: f.command)
         w.field("commandName", optional: f.commandName)
         w.field("sequence", optional: f.sequence)

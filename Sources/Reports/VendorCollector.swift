@@ -92,7 +92,7 @@ struct VendorCollector: VendorEventSink {
             return
         }
         failures.append(Failure(
-            kind: FailureKind(rawValue: failure.kind.rawValue), timeUs: failure.timeUs, record: nil,
+            kind: FailureKind(rawValue: failure.kind.rawValue), timeUs: failure.timeUs, record: failure.record,
             deviceID: devices[failure.connection], connectionID: failure.connection, summary: failure.summary,
             details: [.int("frame", failure.frame), .int("detectedUs", failure.detectedUs)]))
     }

@@ -6,6 +6,8 @@ import BLEBase
 struct DecodedFields: Sendable, Equatable {
     var plaintext: [UInt8]?
     var checksumOK: Bool?
+    var checksumCarried: UInt16?
+    var checksumComputed: UInt16?
     var command: Int?
     var sequence: Int?
     var status: Int?
@@ -55,6 +57,7 @@ struct DecodedFields: Sendable, Equatable {
         if let verified = plan.verifyChecksum(sent: raw, plaintext: plaintext, payloadStart: payloadStart, payloadEnd: payloadEnd) {
             if let (stored, computed) = verified {
                 checksumOK = stored == computed
+                (checksumCarried, checksumComputed) = (UInt16(truncatingIfNeeded: stored), UInt16(truncatingIfNeeded: computed))
             } else {
                 problem = "\(raw.count) bytes cannot hold the checksum at \(plan.checksumRule.at)"
                 return

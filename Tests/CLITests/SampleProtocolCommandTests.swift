@@ -10,8 +10,8 @@ struct SampleProtocolCommandTests {
         let run = try CLI.run(["verify", "Samples/light-controller.btsnoop", "--profile", "Samples/profiles/light-controller.yaml"])
         #expect(run.status == 1)
         #expect(run.stdout.hasSuffix("""
-            vendor-malformed-frame  malformed vendor frame on handle 0x0006: incomplete frame: frames never span ATT values (framing.spansValues) (3a263103)
-            vendor-crc-mismatch  response SET_COLOR (0xB1): checksum does not verify
+            vendor-malformed-frame  C1  record 40  +0.720 s  malformed vendor frame on handle 0x0006: incomplete frame: frames never span ATT values (framing.spansValues) (3a263103)
+            vendor-crc-mismatch  C2  record 84  +1.853 s  response SET_COLOR (0xB1): checksum does not verify (carries 0x55, computed 0x54)
             2 vendor failure(s)
 
             """))

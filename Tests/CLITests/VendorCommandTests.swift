@@ -13,7 +13,8 @@ struct VendorCommandTests {
     func verifyFailsOnFaults(container: String) throws {
         let run = try CLI.run(["verify", SharedCaptures.path("synthetic/demo-faults.\(container)"), "--profile", Self.profile])
         #expect(run.status == 1)
-        #expect(run.stdout.contains("vendor-crc-mismatch  response "))
+        #expect(run.stdout.contains("vendor-crc-mismatch  C"))
+        #expect(run.stdout.contains(": checksum does not verify (carries 0x"))
         #expect(run.stdout.hasSuffix("3 vendor failure(s)\n"))
     }
 

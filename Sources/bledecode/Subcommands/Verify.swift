@@ -62,6 +62,7 @@ struct Verify: ParsableCommand {
                 w.field("kind", failure.kind.rawValue)
                 w.field("timeUs", failure.timeUs)
                 w.field("connection", optional: failure.connectionID)
+                w.field("record", optional: failure.record)
                 w.field("summary", failure.summary)
                 w.endObject()
             }
@@ -80,8 +81,12 @@ struct Verify: ParsableCommand {
                 out.line(zip(cells, widths).map { $0.0.padding(toLength: max($0.1, $0.0.count), withPad: " ", startingAt: 0) }
                     .joined(separator: "  "))
             }
+            // Each failure with where to look: connection, record, time from the capture's start.
+            let startUs = analysis.report.stats.firstTimeUs ?? 0
             for failure in vendorFailures {
-                out.line(failure.kind.rawValue + "  " + TerminalText.escape(failure.summary))
+                let place = [failure.connectionID ?? "-", failure.record.map { "record \($0)" } ?? "record -",
+                             "+" + String(format: "%.3f s", Double(failure.timeUs - startUs) / 1_000_000)]
+                out.line(failure.kind.rawValue + "  " + place.joined(separator: "  ") + "  " + TerminalText.escape(failure.summary))
             }
             out.line(rows.isEmpty ? "no vendor frames found for the profiles given"
                      : vendorFailures.isEmpty ? "all vendor frames verified" : "\(vendorFailures.count) vendor failure(s)")
