@@ -18,6 +18,8 @@ public struct Analysis {
     public var vendorTotals: [VendorTotalsKey: VendorTotals] = [:]
     /// The names of the profiles that were applied.
     public var profiles: [String] = []
+    /// Runs of vendor failures that timelines and Markdown show as one line each.
+    public var vendorFailureRuns: [VendorFailureRun] = []
 
     /// Runs the analysis. `vendorCommands: false` leaves `vendorCommands` empty, for renderings
     /// that do not show them (the JSON report), so memory stays flat. `pipelined` runs reading,
@@ -46,6 +48,7 @@ public struct Analysis {
             .sorted { ($0.element.firstTimeUs, $0.offset) < ($1.element.firstTimeUs, $1.offset) }.map(\.element)
         analysis.vendorTotals = vendor.totals
         analysis.vendorCommands = vendor.commands
+        analysis.vendorFailureRuns = vendor.failureRuns
         analysis.profiles = profiles.map(\.name)
         // Where a listing stopped: a warning of the whole file.
         func warn(_ message: String) {

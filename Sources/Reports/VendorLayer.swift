@@ -59,6 +59,8 @@ public struct VendorLayer {
     public var failures: [Failure] { collector.failures }
     public var commands: [VendorCommandEvent] { collector.commands }
     public var listingCapped: Bool { collector.listingCapped }
+    /// Runs of failures long enough to be one line (`VendorFailureRun`).
+    public var failureRuns: [VendorFailureRun] { collector.failureRuns.closed }
     /// Failures counted but not listed (past the per-kind cap).
     public var suppressedFailures: [FailureKind: Int] { collector.suppressedFailures }
 
@@ -119,7 +121,7 @@ public struct VendorLayer {
             guard let index = index(of: number) else { return }
             collect(link: index) {
                 $0.session.linkDown(timeUs: timeUs, into: &$1)
-                $1.closeCommandRun()
+                $1.closeCommandRun(connection: $0.session.connection)
             }
             addTotals(of: links[index], connection: connection)
             // The last link takes its place (their order matters nowhere: `finish` sorts), so
@@ -134,7 +136,7 @@ public struct VendorLayer {
         for index in links.indices.sorted(by: { links[$0].session.connection < links[$1].session.connection }) {
             collect(link: index) {
                 $0.session.finish(timeUs: endUs, into: &$1)
-                $1.closeCommandRun()
+                $1.closeCommandRun(connection: $0.session.connection)
             }
             addTotals(of: links[index], connection: links[index].session.connection)
         }
