@@ -61,8 +61,19 @@ public enum ReportJSON {
             w.endObject()
         }
         w.endArray()
+        // What each profile decoded, or why it decoded nothing.
         w.key("profiles")
-        w.value(.list(analysis.profiles.map { .string($0) }))
+        w.beginArray()
+        for use in analysis.profileUses {
+            w.beginObject()
+            w.field("name", use.name)
+            w.field("devices", use.devices)
+            w.field("connections", use.connections.count)
+            w.field("frames", use.frames)
+            w.field("why", optional: use.why)
+            w.endObject()
+        }
+        w.endArray()
         w.key("vendorFrames")
         w.beginArray()
         ParallelJSON.writeElements(analysis.vendorFrames, into: &w, parallel: parallel, afterEach: flushIfFull) { frame, w in

@@ -26,7 +26,8 @@ struct Verify: ParsableCommand {
     func run() throws {
         let profiles = try vendor.load()
         let reader = try input.open()
-        let analysis = Analysis.run(reader, options: SessionOptions(transactions: .none), profiles: profiles, frames: .failed)
+        let analysis = Analysis.run(reader, options: SessionOptions(transactions: .none), profiles: profiles, frames: .failed,
+                                    assignments: try vendor.assignments(profiles))
         let out = BufferedOutput()
         let rows = analysis.vendorTotals.sorted { $0.key < $1.key }
         let vendorFailures = analysis.report.failures.filter { $0.kind.rawValue.hasPrefix("vendor-") }
