@@ -143,7 +143,10 @@ public struct VendorLayer {
             collect(link: index) { $0.take(value, keepsPlaintext: keepsPlaintext, into: &$1) }
         case .writeResponse(let number, let timeUs):
             guard let index = index(of: number) else {
-                if pending[number] != nil { hold(.writeResponse(timeUs), of: number) }
+                // Only what acknowledges a held Write Request matters to a session.
+                if case .value(let last)? = pending[number]?.held.last, last.opcode.rawValue == 0x12 {
+                    hold(.writeResponse(timeUs), of: number)
+                }
                 return
             }
             collect(link: index) { $0.session.writeResponse(timeUs: timeUs, into: &$1) }
