@@ -73,6 +73,10 @@ extension HTMLReport {
                 marks.append((event.timeUs - start, event.severity.rawValue, .command, prefix + event.text + records))
             case .failure:
                 marks.append((event.timeUs - start, event.severity.rawValue, .failure, prefix + event.text + records))
+                // A run of failures (`VendorFailureRun`) is red at its last failure too, past any listing cap.
+                if let endUs = event.endUs, endUs > event.timeUs {
+                    marks.append((endUs - start, event.severity.rawValue, .failure, prefix + "last of the run: " + event.text))
+                }
             default:
                 marks.append((event.timeUs - start, event.severity.rawValue, .event, prefix + event.text + records))
             }

@@ -78,6 +78,10 @@ struct VendorFailureRunTests {
         let vendor = run.stdout.split(separator: "\n").filter { $0.contains("  C1  ") && $0.contains("vendor") }
         #expect(vendor.count == 1)
         #expect(run.stdout.contains("1200 failures: vendor-no-response 1200 (1000 listed: past 1000 of a kind, only counted)"))
+        // The HTML lane: a red failure mark at the run's first failure and at its last, past the cap.
+        let html = try CLI.run(["report", "--format", "html", path, "--profile", Self.profile])
+        #expect(html.stdout.contains("C1 vendor-no-response: 1200 in a row over 1201 s"))
+        #expect(html.stdout.contains("C1 last of the run: vendor-no-response: 1200 in a row over 1201 s"))
         #expect(vendor.first?.contains("vendor-no-response: 1200 in a row over 1201 s (READ_VOLTAGE (0x01) ×1200)") == true)
     }
 }
