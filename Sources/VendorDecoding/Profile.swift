@@ -140,6 +140,11 @@ public struct Framing: Sendable, Equatable {
     /// False when every ATT value holds whole frames: bytes a value leaves over are malformed,
     /// never joined with the next value.
     public var spansValues: Bool
+    /// Other bytes a frame may start with instead of `sync` (`sync: [[0x3A, 0x26], [0x3B, 0x26]]`).
+    public var alternativeSyncs: [[UInt8]] = []
+
+    /// `sync` and its alternatives.
+    var syncs: [[UInt8]] { [sync] + alternativeSyncs }
 
     public static let defaultMaxLength = 4096
 

@@ -180,7 +180,19 @@ public enum ProfileLoader {
                                     cursor c: YAMLCursor) throws(ProfileError) -> Framing {
         func pick(_ key: String) -> YAMLCursor? { override?.optional(key) ?? m.optional(key) }
         let syncCursor = pick("sync")
-        let sync = try syncCursor?.bytes() ?? []
+        // A list holding lists is alternatives: `[[0x3A, 0x26], [0x3B, 0x26]]`, `[[0x3A, 0x26], 3b26]`.
+        var syncs: [[UInt8]] = []
+        if let syncCursor, let items = syncCursor.node.sequence, !items.isEmpty, items.contains(where: { $0.sequence != nil }) {
+            for item in try syncCursor.list() {
+                let bytes = try item.bytes()
+                guard !bytes.isEmpty, bytes.count <= 8 else { throw item.error("a sync is 1 to 8 bytes") }
+                syncs.append(bytes)
+            }
+            guard syncs.count <= 8 else { throw syncCursor.error("at most 8 alternative syncs") }
+        } else {
+            syncs = [try syncCursor?.bytes() ?? []]
+        }
+        let sync = syncs[0]
         let overridesLength = override?.optional("length") != nil || override?.optional("fixed") != nil
         let lengthCursor = overridesLength ? override?.optional("length") : m.optional("length")
         let fixedCursor = overridesLength ? override?.optional("fixed") : m.optional("fixed")
@@ -212,8 +224,10 @@ public enum ProfileLoader {
         if case .field(let field) = length, field.offset + field.size > maxLength {
             throw (lengthCursor ?? c).error("the length field lies beyond maxLength")
         }
-        return Framing(sync: sync, length: length, payloadOffset: payloadOffset, trailerSize: trailer, tail: tail,
-                       maxLength: maxLength, prefix: prefix, spansValues: spansValues)
+        var framing = Framing(sync: sync, length: length, payloadOffset: payloadOffset, trailerSize: trailer, tail: tail,
+                              maxLength: maxLength, prefix: prefix, spansValues: spansValues)
+        framing.alternativeSyncs = Array(syncs.dropFirst())
+        return framing
     }
 
     private static func lengthField(_ c: YAMLCursor) throws(ProfileError) -> LengthField {

@@ -213,3 +213,37 @@ struct SampleProtocolTests {
         #expect((output.failures[0x0040] ?? []).map(\.kind) == [.crcMismatch])
     }
 }
+
+/// Alternative syncs: a frame starts with any of them; reading resynchronises on the earliest.
+struct AlternativeSyncTests {
+    static let framing: Framing = {
+        var f = SampleProtocolTests.light
+        f.prefix = []
+        f.alternativeSyncs = [[0x3B, 0x26]]
+        return f
+    }()
+    static let other: [UInt8] = [0x3B, 0x26, 0x71, 0x01, 0x01, 0xD4]
+
+    @Test func eitherSyncStartsAFrame() {
+        let out = SampleProtocolTests.feed(Self.framing, [SampleProtocolTests.power, Self.other, [0x99] + Self.other,
+                                                          Array(Self.other.prefix(1)), Array(Self.other.dropFirst())])
+        #expect(SampleProtocolTests.describe(out) == [
+            "frame 3a26710101d3 records 1-1", "frame 3b26710101d4 records 2-2",
+            "garbage 99: 1 byte(s) before the sync bytes", "frame 3b26710101d4 records 3-3",
+            "frame 3b26710101d4 records 4-5"])
+    }
+
+    @Test func theLoaderTakesAListOfSyncs() throws {
+        let p = try SampleProtocolTests.load("framing: {sync: [[0x3A, 0x26], 3b26]}\n")
+        #expect(p.framing.sync == [0x3A, 0x26] && p.framing.alternativeSyncs == [[0x3B, 0x26]])
+        #expect(try SampleProtocolTests.load("framing: {sync: [0x3A, 0x26]}\n").framing.alternativeSyncs == [])
+        do {
+            _ = try SampleProtocolTests.load("framing: {sync: [[0x3A, 0x26], []]}\n")
+            Issue.record("loaded")
+        } catch {
+            #expect("\(error)" == "t.yaml:4: framing.sync[1]: a sync is 1 to 8 bytes")
+        }
+        #expect(try SchemaTests.errors(yaml: SampleProtocolTests.minimal + "framing: {sync: [[0x3A, 0x26], [0x3B, 0x26]]}\n") == [])
+        #expect(try SchemaTests.errors(yaml: SampleProtocolTests.minimal + "framing: {sync: [0x3A, 0x26]}\n") == [])
+    }
+}
