@@ -108,4 +108,17 @@ struct ProfileMatchTests {
         #expect((devices.first?["identity"] as? [String: Any])?["value"] as? String == "0421")
         #expect((devices.first?["addresses"] as? [Any])?.count == 2)
     }
+
+    /// The battery monitor's profile on the light controller's capture: nothing advertised or
+    /// discovered fits; applied by hand, it matches a connection without finding frames.
+    @Test func whyAProfileDecodedNothing() throws {
+        let args = ["Samples/light-controller.btsnoop", "--profile", "Samples/profiles/battery-monitor.yaml"]
+        let (json, stderr) = try Self.report(args)
+        #expect(Self.profiles(json) == ["battery-monitor devices 0 connections 0 frames 0 why matched no connection: "
+                                        + "no advertised name matches; service FFF0 never advertised"])
+        #expect(stderr.contains("profile 'battery-monitor' decoded nothing: matched no connection: no advertised name matches; "
+                                + "service FFF0 never advertised\n"))
+        let (applied, _) = try Self.report(args + ["--apply", "battery-monitor=C1"])
+        #expect(Self.profiles(applied) == ["battery-monitor devices 1 connections 1 frames 0 why matched C1 but found no frames on its channels"])
+    }
 }
