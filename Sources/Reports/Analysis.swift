@@ -18,6 +18,10 @@ public struct Analysis {
     public var vendorTotals: [VendorTotalsKey: VendorTotals] = [:]
     /// The names of the profiles that were applied.
     public var profiles: [String] = []
+    /// What each profile decoded, or why it decoded nothing (the report's `profiles[]`).
+    public var profileUses: [ProfileUse] = []
+    /// Runs of vendor failures that timelines and Markdown show as one line each.
+    public var vendorFailureRuns: [VendorFailureRun] = []
 
     /// Runs the analysis. `vendorCommands: false` leaves `vendorCommands` empty, for renderings
     /// that do not show them (the JSON report), so memory stays flat. `pipelined` runs reading,
@@ -26,16 +30,22 @@ public struct Analysis {
     /// `progress` gets the file offset reached, every few hundred records.
     public static func run(_ reader: any RecordReader, options: SessionOptions = SessionOptions(),
                            profiles: [Profile] = [], frames: VendorLayer.Listing = .all, vendorCommands: Bool = true,
-                           pipelined: Bool = true, progress: ((Int) -> Void)? = nil) -> Analysis {
+                           pipelined: Bool = true, assignments: [(profile: String, target: String)] = [],
+                           progress: ((Int) -> Void)? = nil) -> Analysis {
         var options = options
-        if options.classifier == nil { options.classifier = VendorLayer.classifier(for: profiles) }
-        var vendor = VendorLayer(profiles: profiles, listing: frames, keepsCommands: vendorCommands)
+        let conflicts = ProfileConflicts()
+        if options.classifier == nil { options.classifier = VendorLayer.classifier(for: profiles, conflicts: conflicts) }
+        var vendor = VendorLayer(profiles: profiles, listing: frames, keepsCommands: vendorCommands, conflicts: conflicts,
+                                 assignments: assignments)
         // On threads, reading runs ahead on a third one (the machine's scheduler shares the cores).
         let sessionStage = SessionStage(reader: pipelined ? PrefetchingReader(reader, pacedByUse: true) : reader, options: options)
         var end = pipelined ? SessionThread.run(sessionStage, vendor: &vendor, progress: progress)
             : sessionStage.runInline(vendor: &vendor, progress: progress)
         for event in end.events { vendor.handle(event) }
-        vendor.finish(endUs: end.report.stats.lastTimeUs ?? 0)
+        let devicesByID = Dictionary(end.report.devices.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let deviceOfConnection = Dictionary(end.report.connections.compactMap { c in c.deviceID.flatMap { devicesByID[$0] }.map { (c.id, $0) } },
+                                            uniquingKeysWith: { a, _ in a })
+        vendor.finish(endUs: end.report.stats.lastTimeUs ?? 0, devices: deviceOfConnection)
         // A vendor command left unanswered on a link still up at the end: the capture stopped
         // first, a warning (as an ATT request's is), not a failure.
         let dangling = Set(end.report.connections.lazy.filter(\.dangling).map(\.id))
@@ -55,11 +65,21 @@ public struct Analysis {
             .sorted { ($0.element.firstTimeUs, $0.offset) < ($1.element.firstTimeUs, $1.offset) }.map(\.element)
         analysis.vendorTotals = vendor.totals
         analysis.vendorCommands = vendor.commands
+        analysis.vendorFailureRuns = vendor.failureRuns
         analysis.profiles = profiles.map(\.name)
         // Where a listing stopped: a warning of the whole file.
         func warn(_ message: String) {
             analysis.diagnostics.append(CaptureDiagnostic(severity: .warning, kind: .other, file: reader.info.path,
                                                           recordNumber: nil, byteOffset: nil, message: message))
+        }
+        for message in conflicts.messages { warn(message) }
+        for note in vendor.notes { warn(note) }
+        analysis.profileUses = profiles.indices.map { i in
+            ProfileUse.make(profiles[i], devices: vendor.profileDevices[i].count, connections: vendor.profileConnections[i],
+                            frames: vendor.profileFrames[i], report: analysis.report)
+        }
+        for use in analysis.profileUses {
+            if let why = use.why { warn("profile '\(use.name)' decoded nothing: \(why)") }
         }
         let past = "at most \(SessionAnalyzer.failuresListedPerKind) of them (totals stay complete)"
         if analysis.report.transactionListingCapped {

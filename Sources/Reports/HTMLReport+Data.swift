@@ -73,6 +73,10 @@ extension HTMLReport {
                 marks.append((event.timeUs - start, event.severity.rawValue, .command, prefix + event.text + records))
             case .failure:
                 marks.append((event.timeUs - start, event.severity.rawValue, .failure, prefix + event.text + records))
+                // A run of failures (`VendorFailureRun`) is red at its last failure too, past any listing cap.
+                if let endUs = event.endUs, endUs > event.timeUs {
+                    marks.append((endUs - start, event.severity.rawValue, .failure, prefix + "last of the run: " + event.text))
+                }
             // A warning is marked as a failure is, in yellow.
             case .notice where event.severity == .warning:
                 marks.append((event.timeUs - start, event.severity.rawValue, .failure, prefix + event.text + records))

@@ -33,9 +33,22 @@ public enum MarkdownReport {
             lines.append("None.")
         } else {
             lines += ["| Time | Device | Kind | Summary |", "| --- | --- | --- | --- |"]
-            for failure in report.failures {
-                lines.append("| \(at(failure.timeUs)) | \(device(failure.deviceID)) | \(failure.kind.rawValue) | "
-                             + MarkdownText.escape(failure.summary) + " |")
+            // A run of vendor failures is one row, where its first listed failure was.
+            let runs = analysis.vendorFailureRuns
+            let (inRuns, _) = Timeline.toldByFailureRuns(runs, failures: report.failures, commands: [])
+            var runsShown = Set<Int>()
+            for (index, failure) in report.failures.enumerated() {
+                guard inRuns.contains(index) else {
+                    lines.append("| \(at(failure.timeUs)) | \(device(failure.deviceID)) | \(failure.kind.rawValue) | "
+                                 + MarkdownText.escape(failure.summary) + " |")
+                    continue
+                }
+                guard let r = runs.indices.first(where: { runs[$0].connection == failure.connectionID && runs[$0].kind == failure.kind
+                    && runs[$0].firstUs <= failure.timeUs && failure.timeUs <= runs[$0].lastUs }), runsShown.insert(r).inserted
+                else { continue }
+                let run = runs[r]
+                lines.append("| \(at(run.firstUs)) … \(at(run.lastUs)) | \(device(run.device ?? failure.deviceID)) | "
+                             + "\(run.kind.rawValue) | " + MarkdownText.escape("\(run.connection): " + run.summary) + " |")
             }
         }
 

@@ -61,8 +61,19 @@ public enum ReportJSON {
             w.endObject()
         }
         w.endArray()
+        // What each profile decoded, or why it decoded nothing.
         w.key("profiles")
-        w.value(.list(analysis.profiles.map { .string($0) }))
+        w.beginArray()
+        for use in analysis.profileUses {
+            w.beginObject()
+            w.field("name", use.name)
+            w.field("devices", use.devices)
+            w.field("connections", use.connections.count)
+            w.field("frames", use.frames)
+            w.field("why", optional: use.why)
+            w.endObject()
+        }
+        w.endArray()
         w.key("vendorFrames")
         w.beginArray()
         ParallelJSON.writeElements(analysis.vendorFrames, into: &w, parallel: parallel, afterEach: flushIfFull) { frame, w in
@@ -487,6 +498,8 @@ public enum ReportJSON {
         if let plaintext = f.plaintext { w.hexString(plaintext) } else { w.null() }
         w.key("crcOk")
         if let ok = f.checksumOK { w.bool(ok) } else { w.null() }
+        w.field("checksumCarried", optional: f.checksumCarried.map(Int.init))
+        w.field("checksumComputed", optional: f.checksumComputed.map(Int.init))
         w.field("command", optional: f.command)
         w.field("commandName", optional: f.commandName)
         w.field("sequence", optional: f.sequence)

@@ -31,6 +31,7 @@ public struct TimelineBuilder {
     private var commands: [String: [Int]] = [:]
     private var failures: [String: [Int]] = [:]
     private var notices: [String: [Int]] = [:]
+    private var failureRuns: [String: [Int]] = [:]
     private let gattByDevice: [String: [GATTAttribute]]
     private let lostLinks: Set<String>
 
@@ -66,7 +67,15 @@ public struct TimelineBuilder {
             place(index, device: attempt.deviceID, in: &cancelledAttempts) { [Self.cancelledEvent(attempt)] }
         }
         let deviceOfConnection = Dictionary(report.connections.map { ($0.id, $0.deviceID) }, uniquingKeysWith: { a, _ in a })
+        let runs = analysis.vendorFailureRuns
+        let (inRuns, commandsInRuns) = Timeline.toldByFailureRuns(runs, failures: report.failures, commands: analysis.vendorCommands)
         let absorbed = Timeline.vendorCommandsToldByFailures(analysis.vendorCommands, failures: report.failures)
+            .union(commandsInRuns)
+        for (index, run) in runs.enumerated() {
+            place(index, device: run.device ?? deviceOfConnection[run.connection] ?? nil, in: &failureRuns) {
+                [Timeline.failureRunEvent(run)]
+            }
+        }
         for (index, command) in analysis.vendorCommands.enumerated() where !absorbed.contains(index) {
             place(index, device: command.deviceID ?? deviceOfConnection[command.connectionID] ?? nil, in: &commands) {
                 [Timeline.vendorEvent(command)]
@@ -78,7 +87,7 @@ public struct TimelineBuilder {
         for attempt in report.attempts where attempt.outcome == .rejected {
             if let end = attempt.endUs, let device = attempt.deviceID { rejected[end] = device }
         }
-        for (index, failure) in report.failures.enumerated() {
+        for (index, failure) in report.failures.enumerated() where !inRuns.contains(index) {
             let device = failure.deviceID ?? (failure.kind == .hciCommandFailed ? rejected[failure.timeUs] : nil)
             place(index, device: device, in: &failures) { [Timeline.failureEvent(failure)] }
         }
@@ -116,6 +125,7 @@ public struct TimelineBuilder {
         for index in commands[device.id] ?? [] { events.append(Timeline.vendorEvent(analysis.vendorCommands[index])) }
         for index in failures[device.id] ?? [] { events.append(Timeline.failureEvent(report.failures[index])) }
         for index in notices[device.id] ?? [] { events.append(Timeline.noticeEvent(report.notices[index])) }
+        for index in failureRuns[device.id] ?? [] { events.append(Timeline.failureRunEvent(analysis.vendorFailureRuns[index])) }
         guard !events.isEmpty else { return nil }
         return TimelineLane(device: device, title: TimelineFormat.title(device), events: Self.ordered(events))
     }
@@ -135,6 +145,34 @@ public struct TimelineBuilder {
 }
 
 extension Timeline {
+    /// The failures (indices in `failures`) and the vendor command lines (indices in `commands`)
+    /// a run of failures stands for: of its connection and kind within its span, and the
+    /// summaries of commands that all failed within it.
+    static func toldByFailureRuns(_ runs: [VendorFailureRun], failures: [Failure],
+                                  commands: [VendorCommandEvent]) -> (failures: Set<Int>, commands: Set<Int>) {
+        guard !runs.isEmpty else { return ([], []) }
+        let byConnection = Dictionary(grouping: runs, by: \.connection)
+        var toldFailures: Set<Int> = []
+        for (index, failure) in failures.enumerated() {
+            guard let connection = failure.connectionID, let candidates = byConnection[connection] else { continue }
+            if candidates.contains(where: { $0.kind == failure.kind && $0.firstUs <= failure.timeUs && failure.timeUs <= $0.lastUs }) {
+                toldFailures.insert(index)
+            }
+        }
+        var toldCommands: Set<Int> = []
+        for (index, command) in commands.enumerated() {
+            guard let run = command.run, run.failed == run.count, let candidates = byConnection[command.connectionID] else { continue }
+            if candidates.contains(where: { $0.firstUs <= command.timeUs && run.endUs <= $0.lastUs }) { toldCommands.insert(index) }
+        }
+        return (toldFailures, toldCommands)
+    }
+
+    /// A run of failures as one red line over its span.
+    static func failureRunEvent(_ run: VendorFailureRun) -> TimelineEvent {
+        TimelineEvent(kind: .failure, severity: .error, timeUs: run.firstUs, endUs: run.lastUs, connectionID: run.connection,
+                      text: run.text, failureKind: run.kind, records: [run.firstRecord])
+    }
+
     /// The vendor commands that did not end well and that a vendor failure of the profile
     /// already tells (with its reason): on the same connection, at or before the failure, with
     /// no successful command in between. Their indices in `commands`.

@@ -30,6 +30,10 @@ struct VendorCollector: VendorEventSink {
     private var failureCounts: [String: Int] = [:]
     /// Failures counted but not listed (past the per-kind cap).
     private(set) var suppressedFailures: [FailureKind: Int] = [:]
+    /// Runs of failures of one kind per connection (`VendorFailureRun`).
+    private(set) var failureRuns = VendorFailureRuns()
+    /// The command of the latest frame that did not go well, for the failure that follows it.
+    private var lastFailedName: String?
 
     init(listing: VendorLayer.Listing, keepsCommands: Bool) {
         self.listing = listing
@@ -40,6 +44,10 @@ struct VendorCollector: VendorEventSink {
     mutating func take(_ frame: consuming VendorFrame) {
         count(frame)
         let failed = frame.outcome != .ok
+        if !failed, failureRuns.hasOpenRuns { failureRuns.close(connection: frame.connection) }
+        if failed, frame.outcome != .unsolicited {
+            lastFailedName = VendorCommand.Name(command: frame.command, commandName: frame.commandName).text
+        }
         let listed: Bool
         switch listing {
         case .all where frames.count < VendorLayer.listingCap: listed = true
@@ -79,20 +87,23 @@ struct VendorCollector: VendorEventSink {
         commands.append(command.event)
     }
 
-    /// Ends the link's run of commands (it went down, or the capture ended).
-    mutating func closeCommandRun() {
+    /// Ends the link's run of commands (it went down, or the capture ended), and its runs of failures.
+    mutating func closeCommandRun(connection: String) {
         commandRun.close(into: &commands)
+        failureRuns.close(connection: connection)
     }
 
     /// Counts one failure, and lists it up to the same cap as the session failures.
     mutating func take(_ failure: VendorFailure) {
+        failureRuns.take(failure, kind: FailureKind(rawValue: failure.kind.rawValue), device: devices[failure.connection],
+                         name: lastFailedName)
         failureCounts[failure.kind.rawValue, default: 0] += 1
         guard failureCounts[failure.kind.rawValue, default: 0] <= SessionAnalyzer.failuresListedPerKind else {
             suppressedFailures[FailureKind(rawValue: failure.kind.rawValue), default: 0] += 1
             return
         }
         failures.append(Failure(
-            kind: FailureKind(rawValue: failure.kind.rawValue), timeUs: failure.timeUs, record: nil,
+            kind: FailureKind(rawValue: failure.kind.rawValue), timeUs: failure.timeUs, record: failure.record,
             deviceID: devices[failure.connection], connectionID: failure.connection, summary: failure.summary,
             details: [.int("frame", failure.frame), .int("detectedUs", failure.detectedUs)]))
     }

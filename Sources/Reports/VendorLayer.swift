@@ -47,37 +47,75 @@ public struct VendorLayer {
     private var lastLink: (number: Int, index: Int?)?
     /// Connections (by number) no profile applies to.
     private var unmatched: Set<Int> = []
+    /// Connections no profile matches yet but one may (`PendingLink`), by number.
+    private var pending: [Int: PendingLink] = [:]
+    /// Bytes the pending connections hold, together (values and a fixed cost per value).
+    private var heldBytes = 0
+    /// Values a pending connection holds at most, and bytes all of them hold together.
+    public static let maxHeldValuesPerConnection = 4096
+    public static let maxHeldBytes = 4 << 20
+    /// Said where held values were dropped past the bound, or a match came from the whole capture.
+    public private(set) var notes: [String] = []
+    /// Profiles the user applied to connections or devices by name (`--apply PROFILE=C3`).
+    private let assignments: [(profile: Int, target: String)]
+    /// Per profile (same indices): the connections and devices it decoded, and their frames.
+    public private(set) var profileConnections: [[String]]
+    public private(set) var profileDevices: [Set<String>]
+    public private(set) var profileFrames: [Int]
+    /// The profile decoding each connection (by id), for its frames' count.
+    private var profileOfConnection: [String: Int] = [:]
     /// The devices of the open connections, by connection number (`SessionEvent.device`).
     private var connectionDevices: [Int: ConnectionDevice] = [:]
     public private(set) var totals: [VendorTotalsKey: VendorTotals] = [:]
     /// The sessions' frames and failures, counted and listed.
     private var collector: VendorCollector
+    /// Devices and connections several profiles match (`ProfileConflicts`).
+    public let conflicts: ProfileConflicts
 
     public var frames: [VendorFrame] { collector.frames }
     public var failures: [Failure] { collector.failures }
     public var commands: [VendorCommandEvent] { collector.commands }
     public var listingCapped: Bool { collector.listingCapped }
+    /// Runs of failures long enough to be one line (`VendorFailureRun`).
+    public var failureRuns: [VendorFailureRun] { collector.failureRuns.closed }
     /// Failures counted but not listed (past the per-kind cap).
     public var suppressedFailures: [FailureKind: Int] { collector.suppressedFailures }
 
     /// `keepsCommands` false when nobody will read `commands` (the JSON report does not): one
     /// fewer list that grows with the capture.
-    public init(profiles: [Profile], listing: Listing = .all, keepsCommands: Bool = true) {
+    public init(profiles: [Profile], listing: Listing = .all, keepsCommands: Bool = true,
+                conflicts: ProfileConflicts = ProfileConflicts(), assignments: [(profile: String, target: String)] = []) {
         self.profiles = profiles
+        self.conflicts = conflicts
+        self.assignments = assignments.compactMap { a in profiles.firstIndex { $0.name == a.profile }.map { ($0, a.target) } }
+        profileConnections = Array(repeating: [], count: profiles.count)
+        profileDevices = Array(repeating: [], count: profiles.count)
+        profileFrames = Array(repeating: 0, count: profiles.count)
         plans = profiles.map(FramePlan.init)
         self.listing = listing
         collector = VendorCollector(listing: listing, keepsCommands: keepsCommands)
     }
 
     /// A classifier for the session analysis: identity and profile from advertising data.
-    public static func classifier(for profiles: [Profile]) -> (@Sendable (AdvertisingData) -> DeviceClassification?)? {
+    /// Several profiles matching one advertisement are recorded in `conflicts`.
+    public static func classifier(for profiles: [Profile], conflicts: ProfileConflicts? = nil)
+        -> (@Sendable (AdvertisingData) -> DeviceClassification?)? {
         guard !profiles.isEmpty else { return nil }
         return { data in
             let facts = AdvertisementFacts(data)
             // The GATT service rule is checked on the link, once discovery has been seen.
-            guard let profile = profiles.first(where: {
-                $0.match.hasAdvertisingRule && $0.matches(facts, gattServices: $0.match.gattService.map { [$0] } ?? [])
-            }) else { return nil }
+            func fits(_ profile: Profile) -> Bool {
+                profile.match.hasAdvertisingRule && profile.matches(facts, gattServices: profile.match.gattService.map { [$0] } ?? [])
+            }
+            guard let first = profiles.firstIndex(where: fits) else { return nil }
+            let profile = profiles[first]
+            if let conflicts, profiles.count > first + 1 {
+                let others = profiles[(first + 1)...].filter(fits).map(\.name).filter { $0 != profile.name }
+                if !others.isEmpty {
+                    let what = facts.localName.map { "the advertising of \(TerminalText.quoted($0))" } ?? "one device's advertising"
+                    conflicts.record(winner: profile.name, others: others, what: what)
+                }
+            }
             let identity = profile.identity(from: facts).map { Sessions.DeviceIdentity(value: $0.value, source: "profile \(profile.name): \($0.source)") }
             return DeviceClassification(identity: identity, profile: profile.name)
         }
@@ -89,22 +127,46 @@ public struct VendorLayer {
         switch consume event {
         case .device(let device):
             connectionDevices[device.connectionNumber] = device
+            if pending[device.connectionNumber] != nil {
+                pending[device.connectionNumber]?.device = device
+                if let chosen = choose(device) { decide(device.connectionNumber, profile: chosen, facts: nil) }
+            }
         case .attValue(let value):
             // Links change in place (`links[index]`): a copy would copy their assemblers and
             // held frames on write.
-            guard let index = link(for: value) else { return }
+            guard let index = link(for: value) else {
+                if pending[value.connectionNumber] != nil, mayCarryFrames(value) { hold(.value(value), of: value.connectionNumber) }
+                return
+            }
             let keepsPlaintext = listing == .all && collector.frames.count < Self.listingCap
             // One access to the link for the whole value (each access checks its uniqueness).
             collect(link: index) { $0.take(value, keepsPlaintext: keepsPlaintext, into: &$1) }
         case .writeResponse(let number, let timeUs):
-            guard let index = index(of: number) else { return }
+            guard let index = index(of: number) else {
+                // Only what acknowledges a held Write Request matters to a session.
+                if case .value(let last)? = pending[number]?.held.last, last.opcode.rawValue == 0x12 {
+                    hold(.writeResponse(timeUs), of: number)
+                }
+                return
+            }
             collect(link: index) { $0.session.writeResponse(timeUs: timeUs, into: &$1) }
         case .connectionEnded(let connection, let number, let timeUs):
             connectionDevices[number] = nil
+            if pending[number] != nil {
+                // Held to the end of the capture: what it shows later (a scan response) may match it.
+                pending[number]?.held.append(.ended(connection, timeUs))
+                return
+            }
             guard let index = index(of: number) else { return }
+            end(link: index, connection: connection, timeUs: timeUs)
+        }
+    }
+
+    /// The link at `index` went down.
+    private mutating func end(link index: Int, connection: String, timeUs: Int64) {
             collect(link: index) {
                 $0.session.linkDown(timeUs: timeUs, into: &$1)
-                $1.closeCommandRun()
+                $1.closeCommandRun(connection: $0.session.connection)
             }
             addTotals(of: links[index], connection: connection)
             // The last link takes its place (their order matters nowhere: `finish` sorts), so
@@ -112,14 +174,25 @@ public struct VendorLayer {
             links.swapAt(index, links.count - 1)
             links.removeLast()
             lastLink = nil
-        }
     }
 
-    public mutating func finish(endUs: Int64) {
+    /// Ends the analysis: connections still pending are decided on what the whole capture showed
+    /// of their devices (`devices`, by connection id: names, company ids, advertised and
+    /// discovered services), their held values decoded; then every link ends.
+    public mutating func finish(endUs: Int64, devices: [String: Device] = [:]) {
+        for number in pending.keys.sorted() {
+            guard let entry = pending[number] else { continue }
+            let device = devices[entry.connectionID]
+            if let chosen = assigned(connectionID: entry.connectionID, deviceID: device?.id ?? entry.device.deviceID)
+                ?? profiles.indices.first(where: { profiles[$0].matches(wholeCapture: device) }) {
+                decide(number, profile: chosen, facts: device)
+            }
+        }
+        pending.removeAll()
         for index in links.indices.sorted(by: { links[$0].session.connection < links[$1].session.connection }) {
             collect(link: index) {
                 $0.session.finish(timeUs: endUs, into: &$1)
-                $1.closeCommandRun()
+                $1.closeCommandRun(connection: $0.session.connection)
             }
             addTotals(of: links[index], connection: links[index].session.connection)
         }
@@ -144,26 +217,129 @@ public struct VendorLayer {
             lastLink = (value.connectionNumber, nil)
             return nil
         }
+        if pending[value.connectionNumber] != nil { return nil }
         guard let device = connectionDevices[value.connectionNumber] else { return nil }
+        guard let chosen = choose(device) else {
+            // Discovery showed every profile's service missing: decided. Otherwise undecided,
+            // held until something the capture shows matches it, or its end.
+            if assignments.isEmpty, profiles.allSatisfy({ $0.match.gattService.map { s in !device.services.isEmpty && !device.services.contains(s) } ?? false }) {
+                unmatched.insert(value.connectionNumber)
+                lastLink = (value.connectionNumber, nil)
+            } else {
+                pending[value.connectionNumber] = PendingLink(connectionID: device.connectionID, device: device)
+            }
+            return nil
+        }
+        return makeLink(number: value.connectionNumber, device: device, profile: chosen, mtu: value.mtu)
+    }
+
+    /// The profile for a connection's device as known so far: one the user applied, the one its
+    /// advertising matched (unless discovery shows the profile's service missing), or one that
+    /// matches by GATT service alone.
+    private func choose(_ device: ConnectionDevice) -> Int? {
+        if let applied = assigned(connectionID: device.connectionID, deviceID: device.deviceID) { return applied }
         let services = device.services
         let advertised = device.profile.flatMap { name in profiles.firstIndex { $0.name == name } }.flatMap { i in
             // A device matched by its advertising whose discovered services lack the profile's one is not it.
             services.isEmpty || profiles[i].match.gattService.map(services.contains) != false ? i : nil
         }
-        let chosen = advertised
-            ?? profiles.firstIndex { !$0.match.hasAdvertisingRule && $0.matches(AdvertisementFacts(), gattServices: services) }
-        guard let chosen else {
-            // Decided once per connection, except before discovery, when a GATT rule may still hold.
-            if !profiles.contains(where: { $0.match.gattService != nil }) || !services.isEmpty {
-                unmatched.insert(value.connectionNumber)
-            }
-            return nil
+        let byService = profiles.indices.filter {
+            !profiles[$0].match.hasAdvertisingRule && profiles[$0].matches(AdvertisementFacts(), gattServices: services)
         }
+        let chosen = advertised ?? byService.first
+        if let chosen {
+            let others = byService.filter { $0 != chosen }.map { profiles[$0].name }.filter { $0 != profiles[chosen].name }
+            conflicts.record(winner: profiles[chosen].name, others: others, what: "connection \(device.connectionID)")
+        }
+        return chosen
+    }
+
+    /// The profile the user applied to this connection or device, if any.
+    private func assigned(connectionID: String, deviceID: String?) -> Int? {
+        assignments.first { $0.target == connectionID || $0.target == deviceID }?.profile
+    }
+
+    /// A link for the connection, decoded with `profile` from now on.
+    private mutating func makeLink(number: Int, device: ConnectionDevice, profile chosen: Int, mtu: Int) -> Int {
         if let id = device.deviceID { collector.devices[device.connectionID] = id }
-        links.append(Link(number: value.connectionNumber,
-                          session: VendorSession(plan: plans[chosen], connection: device.connectionID, mtu: value.mtu)))
-        lastLink = (value.connectionNumber, links.count - 1)
+        links.append(Link(number: number, session: VendorSession(plan: plans[chosen], connection: device.connectionID, mtu: mtu)))
+        profileConnections[chosen].append(device.connectionID)
+        if let id = device.deviceID { profileDevices[chosen].insert(id) }
+        profileOfConnection[device.connectionID] = chosen
+        lastLink = (number, links.count - 1)
         return links.count - 1
+    }
+
+    /// True when some profile's channel may carry this value (its UUID unknown yet counts).
+    private func mayCarryFrames(_ value: ATTValueEvent) -> Bool {
+        let direction: VendorDirection = value.hostToDevice ? .hostToDevice : .deviceToHost
+        return profiles.contains { profile in
+            profile.channels.contains { channel in
+                guard channel.direction == direction, channel.attOpcodes.contains(value.opcode.rawValue) else { return false }
+                switch channel.characteristic {
+                case .uuid(let u): return value.uuid == nil || value.uuid == u
+                case .handle(let h): return value.handle == h
+                }
+            }
+        }
+    }
+
+    /// Holds what a pending connection's link saw, within the bounds.
+    private mutating func hold(_ event: PendingLink.Held, of number: Int) {
+        let cost: Int
+        switch event {
+        case .value(let value): cost = value.value.count + PendingLink.costPerValue
+        default: cost = PendingLink.costPerValue
+        }
+        guard let count = pending[number]?.held.count, count < Self.maxHeldValuesPerConnection,
+              heldBytes + cost <= Self.maxHeldBytes else {
+            pending[number]?.notHeld += 1
+            return
+        }
+        heldBytes += cost
+        if case .value(var value) = event {
+            // Its own bytes: a view would keep its record's whole batch alive while it waits.
+            value.value = value.value.compacted
+            pending[number]?.held.append(.value(value))
+        } else {
+            pending[number]?.held.append(event)
+        }
+    }
+
+    /// A pending connection matched `profile`: a link is made and what it held is decoded.
+    private mutating func decide(_ number: Int, profile chosen: Int, facts: Device?) {
+        guard let entry = pending.removeValue(forKey: number) else { return }
+        var device = entry.device
+        if device.deviceID == nil { device.deviceID = facts?.id }
+        let firstMTU = entry.held.lazy.compactMap { if case .value(let v) = $0 { v.mtu } else { nil } }.first ?? 23
+        _ = makeLink(number: number, device: device, profile: chosen, mtu: firstMTU)
+        if entry.notHeld > 0 {
+            notes.append("\(entry.connectionID): \(entry.notHeld) ATT value(s) not held while its profile match was pending "
+                         + "(at most \(Self.maxHeldValuesPerConnection) per connection, \(Self.maxHeldBytes >> 20) MiB in all): "
+                         + "frames among them are not decoded")
+        }
+        if facts != nil {
+            notes.append("\(entry.connectionID): profile '\(profiles[chosen].name)' matched on what the whole capture showed of "
+                         + "its device; its values were held and decoded at the end")
+        }
+        for event in entry.held {
+            lastLink = nil
+            guard let link = index(of: number) else { break }
+            switch event {
+            case .value(var value):
+                heldBytes -= value.value.count + PendingLink.costPerValue
+                // The attribute's UUID, when discovery came only after the value.
+                if value.uuid == nil, let facts { value.uuid = facts.gatt.first { $0.handle == value.handle }?.uuid }
+                let keepsPlaintext = listing == .all && collector.frames.count < Self.listingCap
+                collect(link: link) { $0.take(value, keepsPlaintext: keepsPlaintext, into: &$1) }
+            case .writeResponse(let timeUs):
+                heldBytes -= PendingLink.costPerValue
+                collect(link: link) { $0.session.writeResponse(timeUs: timeUs, into: &$1) }
+            case .ended(let connection, let timeUs):
+                heldBytes -= PendingLink.costPerValue
+                end(link: link, connection: connection, timeUs: timeUs)
+            }
+        }
     }
 
     /// Runs `body` on the link at `index` with the collector taking its session's events, the
@@ -184,6 +360,7 @@ public struct VendorLayer {
 
     private mutating func addTotals(of link: Link, connection: String) {
         for (direction, handle, counted) in link.totals {
+            if let profile = profileOfConnection[connection] { profileFrames[profile] += counted.frames }
             var total = counted
             total.device = collector.devices[connection]
             totals[VendorTotalsKey(connection: connection, direction: direction.rawValue, handle: handle)] = total
@@ -244,4 +421,41 @@ extension AdvertisementFacts {
 extension MatchRule {
     /// True when the rule looks at advertising (company, name, advertised service).
     var hasAdvertisingRule: Bool { companyID != nil || name != nil || advertisedService != nil }
+}
+
+/// A connection no profile matches yet: what its link showed, held (bounded) to be decoded once
+/// one matches.
+struct PendingLink {
+    enum Held {
+        case value(ATTValueEvent)
+        case writeResponse(Int64)
+        case ended(String, Int64)
+    }
+
+    /// What a held event counts for in `VendorLayer.maxHeldBytes` besides its value's bytes.
+    static let costPerValue = 96
+
+    var connectionID: String
+    var device: ConnectionDevice
+    var held: [Held] = []
+    /// Values past the bounds, not held.
+    var notHeld = 0
+}
+
+extension Profile {
+    /// True when the rule holds on what the whole capture showed of a device: any of its names,
+    /// its company identifiers and advertised services, its discovered services.
+    func matches(wholeCapture device: Device?) -> Bool {
+        guard let device else { return false }
+        let services = device.gatt.filter { $0.kind == .service }.map(\.uuid)
+        let facts = AdvertisementFacts(localName: nil,
+                                       manufacturerData: device.companyIDs.map { .init(companyID: $0, data: []) },
+                                       serviceUUIDs: device.serviceUUIDs)
+        let names: [String?] = device.names.isEmpty ? [nil] : device.names.map(Optional.some)
+        return names.contains { name in
+            var named = facts
+            named.localName = name
+            return matches(named, gattServices: services)
+        }
+    }
 }

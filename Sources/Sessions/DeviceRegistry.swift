@@ -80,6 +80,12 @@ struct DeviceRegistry {
         }
     }
 
+    /// The address's latest advertising data and scan response data, one after the other (AD
+    /// structures, Core v5.4 Vol 3 Part C §11, concatenate).
+    func advertisingBytes(of slot: Int) -> [UInt8] {
+        (states[slot].lastAdvertisingData ?? []) + (states[slot].lastScanResponseData ?? [])
+    }
+
     mutating func sawAdvertisement(slot: Int, timeUs: Int64, rssi: Int8?, scanResponse: Bool, data: AdvertisingData?) {
         // Changed in place: a copy would copy its RSSI histogram and bursts on write.
         Self.count(timeUs: timeUs, rssi: rssi, scanResponse: scanResponse, data: data, in: &states[slot])
@@ -170,6 +176,7 @@ struct DeviceRegistry {
     /// Records a profile for an address and for its device (the union-find root, which `merge`
     /// keeps informed), so the lookup per ATT value is two reads.
     mutating func setProfile(_ profile: String, of slot: Int) {
+        guard states[slot].profile != profile else { return }
         states[slot].profile = profile
         version += 1
         let root = root(slot)

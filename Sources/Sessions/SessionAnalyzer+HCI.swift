@@ -256,12 +256,21 @@ extension SessionAnalyzer {
         }
     }
 
-    /// Matches an address's advertising to a profile and identity, until one matches.
+    /// Matches an address's advertising to a profile and identity, until an identity is found:
+    /// the address's latest advertisement and scan response together, as a profile's match or
+    /// identity may need what only the other carries (a company id, a name).
     private mutating func classify(slot: Int, data: AdvertisingData) {
-        if let classifier = options.classifier, !classified.contains(slot), let found = classifier(data) {
+        guard let classifier = options.classifier, !classified.contains(slot) else { return }
+        // This report's structures, then those of the address's latest of each kind (HCI reports;
+        // air captures keep no bytes), repeats included: a match only asks whether one is there.
+        var reader = ByteReader(registry.advertisingBytes(of: slot))
+        var all = data
+        all.structures += AdvertisingData(parsing: &reader).structures
+        guard let found = classifier(all) else { return }
+        if let profile = found.profile { registry.setProfile(profile, of: slot) }
+        if let identity = found.identity {
             classified.insert(slot)
-            if let profile = found.profile { registry.setProfile(profile, of: slot) }
-            if let identity = found.identity { registry.assign(identity, to: slot) }
+            registry.assign(identity, to: slot)
         }
     }
 

@@ -123,6 +123,9 @@ public enum CRCInference {
     static func prepare(_ frames: [[UInt8]], layout: Layout, size: Int) -> Prepared? {
         var prepared = Prepared(covered: [], stored: [])
         var lengths: [Int: Int] = [:]
+        // A check value that is the same byte(s) in every frame explains nothing: no candidate.
+        var firstStored: UInt64?
+        var varies = false
         for frame in frames {
             let end = frame.count + layout.to
             let at = layout.at >= 0 ? layout.at : frame.count + layout.at
@@ -134,13 +137,15 @@ public enum CRCInference {
                 prepared.emptyValue = stored
                 continue
             }
+            if let firstStored, firstStored != stored { varies = true }
+            if firstStored == nil { firstStored = stored }
             // Keep two frames per length (one checks the other) until the subset is full.
             guard prepared.covered.count < solvingFrames, lengths[covered.count, default: 0] < 2 else { continue }
             lengths[covered.count, default: 0] += 1
             prepared.covered.append(covered)
             prepared.stored.append(stored)
         }
-        return prepared
+        return varies ? prepared : nil
     }
 
     static func solve(_ prepared: Prepared, table: CRCTable, width: Int, poly: UInt64, reflected: Bool) -> [CRCParameters] {

@@ -79,15 +79,23 @@ struct FrameAssembler: Sendable {
     private mutating func feed(_ value: UnsafeBufferPointer<UInt8>, timeUs: Int64, record: Int, attOpcode: UInt8,
                                firstFragment: (record: Int, timeUs: Int64), fragmentLimit: Int, into out: inout [Output]) -> Bool {
         let sync = framing.sync
-        if !buffer.isEmpty, lastFragmentShort, !sync.isEmpty, value.starts(with: sync), framing.length != .none {
+        // (A buffer holding just the optional prefix waits for the sync that follows it.)
+        if !buffer.isEmpty, lastFragmentShort, !sync.isEmpty, startsWithSync(value), framing.length != .none,
+           framing.prefix.isEmpty || !buffer.elementsEqual(framing.prefix) {
             out.append(.garbage(take(buffer.count),
                                 reason: "incomplete frame: a fragment shorter than ATT_MTU − 3 came before its length was reached"))
         }
         guard !value.isEmpty else { return false }
-        let short = value.count < fragmentLimit
+        // A frame that never spans values ends with its value, whatever the MTU.
+        let short = value.count < fragmentLimit || !framing.spansValues
         lastFragmentShort = short
-        if buffer.isEmpty, value.starts(with: sync), case .frame(let total) = measure(value, short: short), total == value.count {
+        if buffer.isEmpty, startsWithSync(value), case .frame(let total) = measure(value, short: short), total == value.count {
             return true
+        }
+        defer {
+            if !framing.spansValues, !buffer.isEmpty {
+                out.append(.garbage(take(buffer.count), reason: "incomplete frame: frames never span ATT values (framing.spansValues)"))
+            }
         }
         buffer.append(contentsOf: value)
         pieces.append(Piece(remaining: value.count, timeUs: timeUs, record: record, attOpcode: attOpcode,
@@ -95,12 +103,21 @@ struct FrameAssembler: Sendable {
         cutting: while !buffer.isEmpty {
             if !sync.isEmpty {
                 if let skip = syncOffset() {
+                    let prefix = framing.prefix
+                    if !prefix.isEmpty, skip >= prefix.count, buffer[(skip - prefix.count)..<skip].elementsEqual(prefix) {
+                        // The optional prefix is no part of the frame: dropped, after any garbage before it.
+                        if skip > prefix.count {
+                            out.append(.garbage(take(skip - prefix.count), reason: "\(skip - prefix.count) byte(s) before the sync bytes"))
+                        }
+                        _ = take(prefix.count)
+                        continue cutting
+                    }
                     if skip > 0 {
                         out.append(.garbage(take(skip), reason: "\(skip) byte(s) before the sync bytes"))
                         continue cutting
                     }
                 } else {
-                    let keep = partialSyncSuffix()
+                    let keep = partialHeadSuffix()
                     if buffer.count > keep {
                         out.append(.garbage(take(buffer.count - keep), reason: "no sync bytes"))
                     }
@@ -111,7 +128,7 @@ struct FrameAssembler: Sendable {
             case .incomplete:
                 break cutting
             case .impossible(let reason):
-                out.append(.garbage(take(max(sync.count, 1)), reason: reason))
+                out.append(.garbage(take(max(syncLength(atFrontOf: buffer), 1)), reason: reason))
                 continue cutting
             case .unended:
                 if buffer.count > framing.maxLength {
@@ -152,10 +169,29 @@ struct FrameAssembler: Sendable {
         buffer.isEmpty ? [] : [.garbage(take(buffer.count), reason: reason)]
     }
 
-    /// Where the sync bytes first occur in the buffer.
+    /// True when `bytes` start with the sync bytes or one of their alternatives.
+    private func startsWithSync(_ bytes: some Collection<UInt8>) -> Bool {
+        if bytes.starts(with: framing.sync) { return true }
+        return framing.alternativeSyncs.contains { bytes.starts(with: $0) }
+    }
+
+    /// The length of the sync (or alternative) `bytes` start with; 0 when none.
+    private func syncLength(atFrontOf bytes: [UInt8]) -> Int {
+        framing.syncs.first { bytes.starts(with: $0) }?.count ?? 0
+    }
+
+    /// Where the sync bytes (or, earlier, an alternative) first occur in the buffer.
     private func syncOffset() -> Int? {
-        let sync = framing.sync
-        guard let first = sync.first, buffer.count >= sync.count else { return sync.isEmpty ? 0 : nil }
+        guard !framing.sync.isEmpty else { return 0 }
+        var earliest = Self.offset(of: framing.sync, in: buffer)
+        for alternative in framing.alternativeSyncs {
+            if let i = Self.offset(of: alternative, in: buffer), i < earliest ?? Int.max { earliest = i }
+        }
+        return earliest
+    }
+
+    private static func offset(of sync: [UInt8], in buffer: [UInt8]) -> Int? {
+        guard let first = sync.first, buffer.count >= sync.count else { return nil }
         var start = 0
         while let i = buffer[start...].firstIndex(of: first), i <= buffer.count - sync.count {
             if buffer[i..<i + sync.count].elementsEqual(sync) { return i }
@@ -164,14 +200,19 @@ struct FrameAssembler: Sendable {
         return nil
     }
 
-    /// The length of the longest buffer suffix that is a proper prefix of the sync bytes.
-    private func partialSyncSuffix() -> Int {
-        let sync = framing.sync
-        for k in stride(from: min(sync.count - 1, buffer.count), to: 0, by: -1)
-            where buffer.suffix(k).elementsEqual(sync.prefix(k)) {
-            return k
+    /// The length of the longest buffer suffix that is a proper prefix of the sync bytes, or of
+    /// the optional prefix and the sync bytes.
+    private func partialHeadSuffix() -> Int {
+        var longest = 0
+        for sync in framing.syncs {
+            let head = framing.prefix + sync
+            for k in stride(from: min(head.count - 1, buffer.count), to: longest, by: -1)
+                where buffer.suffix(k).elementsEqual(head.prefix(k)) || buffer.suffix(k).elementsEqual(sync.prefix(k)) {
+                longest = k
+                break
+            }
         }
-        return 0
+        return longest
     }
 
     /// Removes the first `count` bytes with the fragments they came from.

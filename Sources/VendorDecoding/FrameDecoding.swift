@@ -6,6 +6,8 @@ import BLEBase
 struct DecodedFields: Sendable, Equatable {
     var plaintext: [UInt8]?
     var checksumOK: Bool?
+    var checksumCarried: UInt16?
+    var checksumComputed: UInt16?
     var command: Int?
     var sequence: Int?
     var status: Int?
@@ -21,15 +23,16 @@ struct DecodedFields: Sendable, Equatable {
     init(frame raw: ByteView, plan: FramePlan, direction: VendorDirection, keepsPlaintext: Bool = true) {
         command = plan.commandField.flatMap { Self.read(raw, $0) }
         sequence = plan.sequenceField.flatMap { Self.read(raw, $0) }
-        let payloadStart = plan.framing.payloadOffset
-        let payloadEnd = raw.count - plan.framing.trailerSize
+        let d = direction.index
+        let payloadStart = plan.framings[d].payloadOffset
+        let payloadEnd = raw.count - plan.framings[d].trailerSize
         // Read through `raw` by offset; a view of its own is made only for the plaintext (each
         // view cost a retain and a release per frame).
         guard payloadEnd >= payloadStart, payloadStart >= 0, payloadEnd <= raw.count else {
-            problem = "\(raw.count) bytes cannot hold a \(plan.framing.payloadOffset)-byte header and \(plan.framing.trailerSize)-byte trailer"
+            problem = "\(raw.count) bytes cannot hold a \(payloadStart)-byte header and \(plan.framings[d].trailerSize)-byte trailer"
             return
         }
-        let tail = plan.framing.tail
+        let tail = plan.framings[d].tail
         guard Self.ends(raw, with: tail) else {
             problem = "tail is \(Hex.string(raw.suffix(tail.count))), expected \(Hex.string(tail))"
             return
@@ -37,7 +40,7 @@ struct DecodedFields: Sendable, Equatable {
         let key: Key
         do throws(ExpressionError) {
             key = try Self.key(plan: plan, raw: raw, payloadIsEmpty: payloadEnd == payloadStart, command: command,
-                               sequence: sequence)
+                               sequence: sequence, direction: d)
         } catch {
             problem = "XOR key: \(error)"
             return
@@ -51,9 +54,10 @@ struct DecodedFields: Sendable, Equatable {
                 return
             }
         }
-        if let verified = plan.verifyChecksum(sent: raw, plaintext: plaintext, payloadEnd: payloadEnd) {
+        if let verified = plan.verifyChecksum(sent: raw, plaintext: plaintext, payloadStart: payloadStart, payloadEnd: payloadEnd) {
             if let (stored, computed) = verified {
                 checksumOK = stored == computed
+                (checksumCarried, checksumComputed) = (UInt16(truncatingIfNeeded: stored), UInt16(truncatingIfNeeded: computed))
             } else {
                 problem = "\(raw.count) bytes cannot hold the checksum at \(plan.checksumRule.at)"
                 return
@@ -100,7 +104,7 @@ struct DecodedFields: Sendable, Equatable {
     }
 
     private static func key(plan: FramePlan, raw: ByteView, payloadIsEmpty: Bool, command: Int?,
-                            sequence: Int?) throws(ExpressionError) -> Key {
+                            sequence: Int?, direction d: Int) throws(ExpressionError) -> Key {
         if let table = plan.keyBySequence, let sequence, table.indices.contains(sequence), let key = table[sequence] {
             return .constant(payloadIsEmpty ? 0 : key)
         }
@@ -109,7 +113,7 @@ struct DecodedFields: Sendable, Equatable {
         case .xorKey(let key): return .table(key)
         case .xorExpression(let expression):
             var lengthValue: Int?
-            if case .field(let f) = plan.framing.length {
+            if case .field(let f) = plan.framings[d].length {
                 lengthValue = ByteReader.unsigned(in: raw, at: f.offset, size: f.size, bigEndian: f.bigEndian).map { Int($0) }
             }
             var context = Expression.Context(seq: sequence.map(Int64.init), cmd: command.map(Int64.init),

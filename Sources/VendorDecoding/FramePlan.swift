@@ -5,7 +5,10 @@ import BLEBase
 /// every array and dictionary inside it.
 public final class FramePlan: Sendable {
     let profile: Profile
+    /// The framing of host frames and, when the profile gives one, the other of device frames.
     let framing: Framing
+    /// The framing by direction (`VendorDirection.index`), read in place per frame.
+    let framings: [Framing]
     let channels: [Channel]
     let commands: CommandRules?
     /// The parts of `commands` read per frame, kept apart so that no frame copies the rules.
@@ -52,16 +55,17 @@ public final class FramePlan: Sendable {
     /// The checksum verdict of a frame (`ChecksumSpec.verify`): nil when the profile has no
     /// checksum, `.some(nil)` when the frame cannot hold it. `plaintext` is needed (non-nil)
     /// only for a checksum over the plaintext.
-    func verifyChecksum(sent raw: ByteView, plaintext: [UInt8]?, payloadEnd: Int) -> (stored: UInt64, computed: UInt64)?? {
+    func verifyChecksum(sent raw: ByteView, plaintext: [UInt8]?, payloadStart: Int, payloadEnd: Int) -> (stored: UInt64, computed: UInt64)?? {
         guard hasChecksum else { return nil }
         guard checksumOverPlaintext, let plaintext else { return .some(checksumRule.verify(sent: raw, covered: raw)) }
-        let covered = Array(raw.prefix(framing.payloadOffset)) + plaintext + raw.suffix(from: payloadEnd)
+        let covered = Array(raw.prefix(payloadStart)) + plaintext + raw.suffix(from: payloadEnd)
         return .some(checksumRule.verify(sent: raw, covered: ByteView(covered)))
     }
 
     public init(_ profile: Profile) {
         self.profile = profile
         framing = profile.framing
+        framings = [profile.framing, profile.framing(for: .deviceToHost)]
         channels = profile.channels
         commands = profile.commands
         let names = SortedMap(profile.commands?.names ?? [:])

@@ -10,7 +10,10 @@ public struct Profile: Sendable, Equatable {
     public var match: MatchRule
     public var identity: IdentityRule?
     public var channels: [Channel]
+    /// The framing of both directions, or of host frames when `deviceFraming` is set.
     public var framing: Framing
+    /// The framing of device frames when it differs from host frames (`framing.device-to-host`).
+    public var deviceFraming: Framing?
     public var checksum: ChecksumSpec?
     public var obfuscation: Obfuscation?
     public var commands: CommandRules?
@@ -26,6 +29,11 @@ public struct Profile: Sendable, Equatable {
         self.checksum = checksum
         self.obfuscation = obfuscation
         self.commands = commands
+    }
+
+    /// The framing of frames sent in `direction`.
+    public func framing(for direction: VendorDirection) -> Framing {
+        direction == .deviceToHost ? deviceFraming ?? framing : framing
     }
 }
 
@@ -103,6 +111,9 @@ public struct Channel: Sendable, Equatable {
 public enum VendorDirection: String, Sendable, Equatable, Hashable, CaseIterable {
     case hostToDevice = "host-to-device"
     case deviceToHost = "device-to-host"
+
+    /// 0 for host-to-device, 1 for device-to-host: an index into per-direction tables.
+    @inline(__always) var index: Int { self == .hostToDevice ? 0 : 1 }
 }
 
 /// How frames are cut out of the byte stream of one characteristic.
@@ -123,17 +134,30 @@ public struct Framing: Sendable, Equatable {
     public var trailerSize: Int
     public var tail: [UInt8]
     public var maxLength: Int
+    /// Bytes some senders put before the sync (an app version's `20 00` before `3A 26`): dropped
+    /// where they precede the sync, so that offsets count from the sync either way.
+    public var prefix: [UInt8]
+    /// False when every ATT value holds whole frames: bytes a value leaves over are malformed,
+    /// never joined with the next value.
+    public var spansValues: Bool
+    /// Other bytes a frame may start with instead of `sync` (`sync: [[0x3A, 0x26], [0x3B, 0x26]]`).
+    public var alternativeSyncs: [[UInt8]] = []
+
+    /// `sync` and its alternatives.
+    var syncs: [[UInt8]] { [sync] + alternativeSyncs }
 
     public static let defaultMaxLength = 4096
 
     public init(sync: [UInt8], length: Length, payloadOffset: Int, trailerSize: Int, tail: [UInt8],
-                maxLength: Int = Framing.defaultMaxLength) {
+                maxLength: Int = Framing.defaultMaxLength, prefix: [UInt8] = [], spansValues: Bool = true) {
         self.sync = sync
         self.length = length
         self.payloadOffset = payloadOffset
         self.trailerSize = trailerSize
         self.tail = tail
         self.maxLength = maxLength
+        self.prefix = prefix
+        self.spansValues = spansValues
     }
 }
 

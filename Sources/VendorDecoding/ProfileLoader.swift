@@ -35,7 +35,8 @@ public enum ProfileLoader {
         } catch let error as ProfileError {
             throw error
         } catch let error as YamlError {
-            throw ProfileError(file: file, line: Self.line(of: error), key: "", message: "not valid YAML")
+            let (line, message) = YAMLSyntax.describe(error, in: yaml)
+            throw ProfileError(file: file, line: line, key: "", message: message)
         } catch {
             throw ProfileError(file: file, line: nil, key: "", message: "not valid YAML")
         }
@@ -45,26 +46,22 @@ public enum ProfileLoader {
         let match = try matchRule(try top.required("match"))
         let identity = try top.optional("identity").map { c throws(ProfileError) in try identityRule(c) }
         let channels = try channelList(try top.required("channels"))
-        let framing = try framingRule(try top.required("framing"))
+        let (framing, deviceFraming) = try framingRules(try top.required("framing"))
         let commands = try top.optional("commands").map { c throws(ProfileError) in try commandRules(c, framing: framing) }
         var variables: Set<Expression.Variable> = [.index]
         if commands != nil { variables.insert(.cmd) }
         if commands?.sequence != nil { variables.insert(.seq) }
         if case .field = framing.length { variables.insert(.len) }
+        if case .field? = deviceFraming?.length { variables.insert(.len) }
         let obfuscation = try top.optional("obfuscation").map { c throws(ProfileError) in
             try obfuscationRule(c, variables: variables)
         }
         let checksum = try top.optional("checksum").map { c throws(ProfileError) in try checksumSpec(c) }
         try top.finish()
-        return Profile(name: name, file: file, match: match, identity: identity, channels: channels, framing: framing,
-                       checksum: checksum, obfuscation: obfuscation, commands: commands)
-    }
-
-    private static func line(of error: YamlError) -> Int? {
-        switch error {
-        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _): return mark.line
-        default: return nil
-        }
+        var profile = Profile(name: name, file: file, match: match, identity: identity, channels: channels, framing: framing,
+                              checksum: checksum, obfuscation: obfuscation, commands: commands)
+        profile.deviceFraming = deviceFraming
+        return profile
     }
 
     // MARK: sections
@@ -160,35 +157,77 @@ public enum ProfileLoader {
         return channels
     }
 
-    private static func framingRule(_ c: YAMLCursor) throws(ProfileError) -> Framing {
+    /// The `framing` section: the common rule, and per direction a section whose keys replace
+    /// the common ones (`device-to-host: {sync: 2424}`). Returns the host's and, when there is a
+    /// `device-to-host` or `host-to-device` section, the device's framing.
+    private static func framingRules(_ c: YAMLCursor) throws(ProfileError) -> (host: Framing, device: Framing?) {
         var m = try c.mapping()
-        let sync = try m.optional("sync")?.bytes() ?? []
-        let lengthCursor = m.optional("length")
-        let fixedCursor = m.optional("fixed")
-        let maxLength = try m.optional("maxLength")?.int(1...65_535) ?? Framing.defaultMaxLength
+        var hostSection = try m.optional("host-to-device")?.mapping()
+        var deviceSection = try m.optional("device-to-host")?.mapping()
+        var none: YAMLMapping?
+        let common = try framingRule(&m, override: &none, cursor: c)
+        let host = hostSection == nil ? common : try framingRule(&m, override: &hostSection, cursor: c)
+        let device = deviceSection == nil ? common : try framingRule(&m, override: &deviceSection, cursor: c)
+        try m.finish()
+        try hostSection?.finish()
+        try deviceSection?.finish()
+        return (host, device == host ? nil : device)
+    }
+
+    /// One framing from `m`'s keys, each replaced by `override`'s when it has it (`length` and
+    /// `fixed` replace each other).
+    private static func framingRule(_ m: inout YAMLMapping, override: inout YAMLMapping?,
+                                    cursor c: YAMLCursor) throws(ProfileError) -> Framing {
+        func pick(_ key: String) -> YAMLCursor? { override?.optional(key) ?? m.optional(key) }
+        let syncCursor = pick("sync")
+        // A list holding lists is alternatives: `[[0x3A, 0x26], [0x3B, 0x26]]`, `[[0x3A, 0x26], 3b26]`.
+        var syncs: [[UInt8]] = []
+        if let syncCursor, let items = syncCursor.node.sequence, !items.isEmpty, items.contains(where: { $0.sequence != nil }) {
+            for item in try syncCursor.list() {
+                let bytes = try item.bytes()
+                guard !bytes.isEmpty, bytes.count <= 8 else { throw item.error("a sync is 1 to 8 bytes") }
+                syncs.append(bytes)
+            }
+            guard syncs.count <= 8 else { throw syncCursor.error("at most 8 alternative syncs") }
+        } else {
+            syncs = [try syncCursor?.bytes() ?? []]
+        }
+        let sync = syncs[0]
+        let overridesLength = override?.optional("length") != nil || override?.optional("fixed") != nil
+        let lengthCursor = overridesLength ? override?.optional("length") : m.optional("length")
+        let fixedCursor = overridesLength ? override?.optional("fixed") : m.optional("fixed")
+        let maxLength = try pick("maxLength")?.int(1...65_535) ?? Framing.defaultMaxLength
         var payloadOffset = 0
         var trailer = 0
-        if let p = m.optional("payload") {
+        if let p = pick("payload") {
             var pm = try p.mapping()
             payloadOffset = try pm.required("offset").int(0...maxLength)
             trailer = try pm.optional("trailer")?.int(0...maxLength) ?? 0
             try pm.finish()
         }
-        let tail = try m.optional("tail")?.bytes() ?? []
+        let tail = try pick("tail")?.bytes() ?? []
+        let prefixCursor = pick("prefix")
+        let prefix = try prefixCursor?.bytes() ?? []
+        let spansValues = try pick("spansValues")?.bool() ?? true
         let length: Framing.Length
         switch (lengthCursor, fixedCursor) {
         case (let l?, nil): length = .field(try lengthField(l))
         case (nil, let f?): length = .fixed(try f.int(1...maxLength))
         case (nil, nil): length = .none
-        default: throw c.error("length and fixed exclude each other")
+        default: throw (override?.cursor ?? c).error("length and fixed exclude each other")
         }
-        try m.finish()
-        guard sync.count <= 8 else { throw c.error("sync is at most 8 bytes") }
+        guard sync.count <= 8 else { throw (syncCursor ?? c).error("sync is at most 8 bytes") }
+        if let prefixCursor {
+            guard !sync.isEmpty else { throw prefixCursor.error("a prefix needs sync bytes to come before") }
+            guard !prefix.isEmpty, prefix.count <= 8 else { throw prefixCursor.error("a prefix is 1 to 8 bytes") }
+        }
         if case .field(let field) = length, field.offset + field.size > maxLength {
-            throw c.error("the length field lies beyond maxLength")
+            throw (lengthCursor ?? c).error("the length field lies beyond maxLength")
         }
-        return Framing(sync: sync, length: length, payloadOffset: payloadOffset, trailerSize: trailer, tail: tail,
-                       maxLength: maxLength)
+        var framing = Framing(sync: sync, length: length, payloadOffset: payloadOffset, trailerSize: trailer, tail: tail,
+                              maxLength: maxLength, prefix: prefix, spansValues: spansValues)
+        framing.alternativeSyncs = Array(syncs.dropFirst())
+        return framing
     }
 
     private static func lengthField(_ c: YAMLCursor) throws(ProfileError) -> LengthField {

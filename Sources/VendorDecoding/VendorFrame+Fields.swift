@@ -21,6 +21,8 @@ extension VendorFrame: FieldDescribable {
             .bytes("raw", raw.array),
             Field("plaintext", plaintext.map(FieldValue.bytes) ?? .null),
             Field("crcOk", checksumOK.map(FieldValue.bool) ?? .null),
+            Field("checksumCarried", checksumCarried.map { .int(Int64($0)) } ?? .null),
+            Field("checksumComputed", checksumComputed.map { .int(Int64($0)) } ?? .null),
             command.map { .code("command", $0, width: $0 > 0xFF ? 4 : 2, label: commandName) } ?? Field("command", .null),
             Field("commandName", commandName.map(FieldValue.string) ?? .null),
             sequence.map { .code("sequence", $0, width: $0 > 0xFF ? 4 : 2) } ?? Field("sequence", .null),
@@ -44,6 +46,7 @@ extension VendorFailure: FieldDescribable {
             .int("detectedUs", detectedUs),
             .string("connection", connection),
             .int("frame", frame),
+            .int("record", record),
             .string("summary", summary),
         ]
     }

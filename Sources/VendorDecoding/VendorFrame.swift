@@ -51,6 +51,10 @@ public struct VendorFrame: Sendable, Equatable {
     public var latencyUs: Int64?
     /// Why a frame is malformed.
     public var problem: String?
+    /// The check value the frame carries and the one computed over its covered bytes (the
+    /// report contract's `checksumCarried`, `checksumComputed`); nil without a checksum.
+    public var checksumCarried: UInt16? = nil
+    public var checksumComputed: UInt16? = nil
 }
 
 /// A vendor-level failure (the report contract's `vendor-*` failure kinds).
@@ -70,6 +74,8 @@ public struct VendorFailure: Sendable, Equatable {
     public var connection: String
     public var frame: Int
     public var summary: String
+    /// The first record of the frame the failure is about.
+    public var record: Int = 0
 }
 
 /// What a session reports: frames, each with its final outcome, and failures, each right after

@@ -54,6 +54,9 @@ public struct VendorSession: Sendable {
     /// the earliest left): values before it skip the look through the held frames.
     private var earliestDeadlineUs = Int64.max
     private var awaitingWriteResponse: Int?
+    /// Whether the connection showed a CCCD-like write (0x0001/0x0002) or a device frame: without
+    /// either, an unanswered command is most likely one whose answer was never enabled.
+    private var subscribed = false
     /// Names found for response codes (`commandName(…)`), when the answer depends on the code
     /// alone; at most `maxRememberedNames` codes.
     private var responseNames = SortedMap<Int, String?>()
@@ -125,13 +128,17 @@ public struct VendorSession: Sendable {
     public mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
                                bytes: consuming ByteView, timeUs: Int64, record: Int,
                                firstFragment: (record: Int, timeUs: Int64)? = nil, into events: inout some VendorEventSink) {
-        expire(now: timeUs)
-        guard routeCarriesFrames(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid) else {
-            return flush(into: &events)
+        let carries = routeCarriesFrames(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid)
+        if !subscribed {
+            // A device frame, or a write of 0x0001 or 0x0002 (a CCCD's values, Core v5.4 Vol 3 Part G §3.3.3.3).
+            subscribed = carries ? direction == .deviceToHost
+                : (attOpcode == 0x12 || attOpcode == 0x52) && bytes.count == 2 && bytes[1] == 0 && bytes[0] & 0x03 != 0
         }
+        expire(now: timeUs)
+        guard carries else { return flush(into: &events) }
         let key = StreamKey(direction: direction, handle: handle)
         let index = assemblers.firstIndex { $0.key == key } ?? {
-            assemblers.append((key, FrameAssembler(framing: plan.framing)))
+            assemblers.append((key, FrameAssembler(framing: plan.framings[direction.index])))
             return assemblers.count - 1
         }()
         // In place: a copy taken out of the array would copy the assembler's buffer on write.
@@ -236,7 +243,9 @@ public struct VendorSession: Sendable {
             firstFragmentTimeUs: cut.firstFragmentUs, fragments: cut.fragments, raw: cut.bytes,
             plaintext: problem == nil ? decoded.plaintext : nil, checksumOK: decoded.checksumOK,
             command: decoded.command, commandName: name, sequence: decoded.sequence, status: decoded.status,
-            statusOK: decoded.statusOK, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: problem))
+            statusOK: decoded.statusOK, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: problem,
+            checksumCarried: problem == nil ? decoded.checksumCarried : nil,
+            checksumComputed: problem == nil ? decoded.checksumComputed : nil))
         let new = heldFrames.count - 1
         var state = HeldState()
         nextID += 1
@@ -248,7 +257,8 @@ public struct VendorSession: Sendable {
         } else if heldFrames[new].checksumOK == false {
             heldFrames[new].outcome = .crcMismatch
             state.failures.append(failure(.crcMismatch, frame: heldFrames[new], timeUs: heldFrames[new].lastTimeUs,
-                                          detectedUs: nowUs, summary: "\(describe(heldFrames[new])): checksum does not verify"))
+                                          detectedUs: nowUs, summary: "\(describe(heldFrames[new])): checksum does not verify"
+                                              + checksumValues(heldFrames[new])))
         }
         guard let commandTimeoutUs = plan.commandTimeoutUs, heldFrames[new].command != nil, problem == nil else {
             return hold(state)
@@ -335,6 +345,13 @@ public struct VendorSession: Sendable {
         return name
     }
 
+    /// `: carries 0x54, computed 0x55`, in the width of the profile's check value.
+    private func checksumValues(_ frame: VendorFrame) -> String {
+        guard let carried = frame.checksumCarried, let computed = frame.checksumComputed else { return "" }
+        let width = plan.checksumRule.algorithm.size * 2
+        return " (carries \(Hex.code(carried, width: width)), computed \(Hex.code(computed, width: width)))"
+    }
+
     private func describe(_ frame: VendorFrame) -> String {
         var text = frame.direction == .hostToDevice ? "command" : "response"
         if let cmd = frame.command { text += " " + (frame.commandName.map { "\($0) (\(Hex.code(cmd)))" } ?? Hex.code(cmd)) }
@@ -345,7 +362,7 @@ public struct VendorSession: Sendable {
     private func failure(_ kind: VendorFailure.Kind, frame: VendorFrame, timeUs: Int64, detectedUs: Int64,
                          summary: String) -> VendorFailure {
         VendorFailure(kind: kind, timeUs: timeUs, detectedUs: detectedUs, connection: connection, frame: frame.id,
-                      summary: summary)
+                      summary: summary, record: frame.firstRecord)
     }
 
     private mutating func resolveNoResponse(_ i: Int, detectedUs: Int64, why: String) {
@@ -353,8 +370,10 @@ public struct VendorSession: Sendable {
         heldFrames[i].outcome = .noResponse
         guard heldStates[i].acknowledged else { return }
         let frame = heldFrames[i]
+        let hint = subscribed ? "" : "; the device-to-host characteristic was never subscribed on this connection before "
+            + "(no CCCD write, no device frame in the capture), the usual cause"
         heldStates[i].failures.append(failure(.noResponse, frame: frame, timeUs: frame.lastTimeUs, detectedUs: detectedUs,
-                                              summary: "\(describe(frame)) got no response \(why)"))
+                                              summary: "\(describe(frame)) got no response \(why)\(hint)"))
     }
 
     private mutating func expire(now: Int64) {

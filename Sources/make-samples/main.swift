@@ -19,7 +19,12 @@ let outputs: [(String, [UInt8])] = [
     ("demo-lock.le.pklg", CaptureWriter.packetLogger(records, bigEndian: false)),
     ("demo-lock.btsnoop.gz", CaptureWriter.gzip(CaptureWriter.btsnoop(records))),
 ]
-for (name, bytes) in outputs {
+// The vendor samples of docs/profiles.md, in btsnoop only.
+let vendorOutputs: [(String, [UInt8])] = [
+    ("light-controller.btsnoop", CaptureWriter.btsnoop(SampleScenarios.lightController().records)),
+    ("battery-monitor.btsnoop", CaptureWriter.btsnoop(SampleScenarios.batteryMonitorScenario().records)),
+]
+for (name, bytes) in outputs + vendorOutputs {
     let path = folder + "/" + name
     guard let file = fopen(path, "wb") else {
         print("make-samples: cannot write \(path)")
@@ -27,5 +32,5 @@ for (name, bytes) in outputs {
     }
     _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
     fclose(file)
-    print("wrote \(path) (\(bytes.count) bytes, \(records.count) records)")
+    print("wrote \(path) (\(bytes.count) bytes)")
 }

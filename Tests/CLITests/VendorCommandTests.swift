@@ -13,7 +13,8 @@ struct VendorCommandTests {
     func verifyFailsOnFaults(container: String) throws {
         let run = try CLI.run(["verify", SharedCaptures.path("synthetic/demo-faults.\(container)"), "--profile", Self.profile])
         #expect(run.status == 1)
-        #expect(run.stdout.contains("vendor-crc-mismatch  response "))
+        #expect(run.stdout.contains("vendor-crc-mismatch  C"))
+        #expect(run.stdout.contains(": checksum does not verify (carries 0x"))
         #expect(run.stdout.hasSuffix("3 vendor failure(s)\n"))
     }
 
@@ -111,7 +112,7 @@ struct VendorCommandTests {
         let run = try CLI.run(["infer-crc", SharedCaptures.path("synthetic/demo-faults.btsnoop"), "--handle", "0x0010", "--limit", "1"])
         #expect(run.status == 0)
         #expect(run.stdout == """
-            1. CRC-8/MAXIM-DOW: bytes 0 to end-2 covered, check value at end-2
+            1. CRC-8/MAXIM-DOW: check value at end-2 over bytes 0 to end-2: verifies 27 of 27
                checksum:
                  algorithm: CRC-8/MAXIM-DOW
                  at: -2

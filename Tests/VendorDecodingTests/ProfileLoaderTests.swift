@@ -23,7 +23,7 @@ struct ProfileLoaderTests {
     }
 
     @Test(arguments: [
-        ("  lenght: 3\n", "t.yaml:10: framing.lenght: unknown key (expected one of: fixed, length, maxLength, payload, sync, tail)"),
+        ("  lenght: 3\n", "t.yaml:10: framing.lenght: unknown key (expected one of: device-to-host, fixed, host-to-device, length, maxLength, payload, prefix, spansValues, sync, tail)"),
         ("  maxLength: 0\n", "t.yaml:10: framing.maxLength: must be in 1...65535, not 0"),
         ("  tail: zz\n", "t.yaml:10: framing.tail: 'zz' is neither hex bytes nor a list of bytes"),
         ("  length: {offset: -1, counts: payload}\n", "t.yaml:10: framing.length.offset: must be ≥ 0"),

@@ -43,7 +43,8 @@ struct SchemaTests {
         .filter { $0.hasSuffix(".yaml") }.sorted() ?? []
 
     @Test func thereAreSamples() {
-        #expect(Self.samples == ["demo-lock.yaml", "fossibot-power-station.yaml", "horizon-treadmill.yaml"])
+        #expect(Self.samples == ["battery-monitor.yaml", "demo-lock.yaml", "fossibot-power-station.yaml", "horizon-treadmill.yaml",
+                                 "light-controller.yaml"])
     }
 
     @Test(arguments: samples)

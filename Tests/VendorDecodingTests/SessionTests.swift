@@ -123,7 +123,8 @@ struct SessionTests {
         #expect(f.frames.map(\.summary) == ["LOCK (0x11) seq 0x5B → failed in 25 ms",
                                             "LOCK response (0x91) seq 0x5B: status 0x03 failed"])
         #expect(f.failures == [VendorFailure(kind: .statusFailure, timeUs: 25_000, detectedUs: 25_000, connection: "c1",
-                                             frame: 1, summary: "response LOCK (0x91) seq 91: status 0x03 says the command failed")])
+                                             frame: 1, summary: "response LOCK (0x91) seq 91: status 0x03 says the command failed",
+                                             record: 2)])
     }
 
     @Test func timeoutEndsTheWaitAtTheDeadline() {
@@ -133,7 +134,7 @@ struct SessionTests {
         #expect(f.frames.map(\.outcome) == [.noResponse, .unsolicited])
         #expect(f.frames.map(\.summary) == ["GET_INFO (0x01) seq 0x01 → no response", "unsolicited GET_INFO (0x81) seq 0x01"])
         #expect(f.failures == [VendorFailure(kind: .noResponse, timeUs: 0, detectedUs: 3_000_000, connection: "c1", frame: 0,
-                                             summary: "command GET_INFO (0x01) seq 1 got no response within 3000 ms")])
+                                             summary: "command GET_INFO (0x01) seq 1 got no response within 3000 ms", record: 1)])
     }
 
     @Test func responseJustInsideTheTimeoutPairs() {
@@ -169,7 +170,20 @@ struct SessionTests {
         var f = Feeder()
         f.command(0x02, seq: 0x09, [0x66, 0x2A, 0x13, 0x19], at: 5)
         f.events += f.session.finish(timeUs: 100_000)
+        #expect(f.failures.map(\.summary) == ["command SET_TIME (0x02) seq 9 got no response before the capture ended; the "
+            + "device-to-host characteristic was never subscribed on this connection before (no CCCD write, no device frame "
+            + "in the capture), the usual cause"])
+    }
+
+    /// A CCCD write (0x0001) on the connection: an unanswered command gets no hint about subscribing.
+    @Test func aSubscribedConnectionGetsNoSubscriptionHint() {
+        var f = Feeder()
+        f.events += f.session.value(direction: .hostToDevice, attOpcode: 0x12, handle: Self.notify + 1, uuid: nil,
+                                    bytes: ByteView([0x01, 0x00]), timeUs: 0, record: 1)
+        f.command(0x02, seq: 0x09, [0x66, 0x2A, 0x13, 0x19], at: 5)
+        f.events += f.session.finish(timeUs: 100_000)
         #expect(f.failures.map(\.summary) == ["command SET_TIME (0x02) seq 9 got no response before the capture ended"])
+        #expect(f.failures.map(\.record) == [1])
     }
 
     @Test func aCommandWhileAnotherWaitsEndsTheWaitOnADeviceThatDoesNotQueue() {
@@ -197,6 +211,8 @@ struct SessionTests {
                                     timeUs: 0, record: 1)
         #expect(f.frames.map(\.outcome) == [.crcMismatch])
         #expect(f.frames.first?.summary == "LOCK (0x11) seq 0x03: crc mismatch")
+        let crc = UInt16(DemoLockFrame.crc8Maxim([0xAA, 0x11, 0x03, 0x00, 0x00]))
+        #expect(f.frames.first.map { [$0.checksumCarried, $0.checksumComputed] } == [crc ^ 0x5A, crc])
         #expect(f.failures.map(\.kind) == [.crcMismatch])
     }
 
@@ -206,7 +222,8 @@ struct SessionTests {
         f.response(0x01, seq: 0x59, status: 0, at: 2)
         let fields = f.frames.first?.fields ?? []
         #expect(fields.map(\.name) == ["id", "connection", "direction", "attOpcode", "handle", "firstTimeUs", "lastTimeUs",
-                                       "firstRecord", "lastRecord", "fragments", "raw", "plaintext", "crcOk", "command",
+                                       "firstRecord", "lastRecord", "fragments", "raw", "plaintext", "crcOk", "checksumCarried",
+                                       "checksumComputed", "command",
                                        "commandName", "sequence", "status", "statusOk", "outcome", "matchedFrame",
                                        "latencyUs", "problem"])
         #expect(fields.first { $0.name == "raw" }?.value == .bytes([0xAA, 0x01, 0x59, 0x00, 0x00, 0xF4, 0x55]))

@@ -36,6 +36,11 @@ struct Batch: ParsableCommand {
     }
 
     func run() throws {
+        // Connection and device ids are a capture's own: naming one means nothing across a batch.
+        if !vendor.applied.isEmpty {
+            Diagnostics.error("--apply names a connection or device of one capture: not with batch")
+            throw ExitCode(2)
+        }
         let profiles = try vendor.load()
         let captures = try Self.expand(inputs, skipping: output)
         guard !captures.isEmpty else {

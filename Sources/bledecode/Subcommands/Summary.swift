@@ -36,6 +36,28 @@ struct ProfileOptions: ParsableArguments {
     @Option(help: "Which vendor frames the report lists: all (default; past 10,000 only failed ones), failed or none.")
     var frames: VendorLayer.Listing = .all
 
+    @Option(name: .customLong("apply"),
+            help: "Decode a connection or device with a profile whatever its match rule says: PROFILE=C3 or PROFILE=D2; repeatable.")
+    var applied: [String] = []
+
+    /// `--apply`'s pairs, checked against the profiles loaded (exits with 2 on a bad one).
+    func assignments(_ profiles: [Profile]) throws -> [(profile: String, target: String)] {
+        try applied.map { text in
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let target = parts.last, let first = target.first, first == "C" || first == "D",
+                  target.count > 1, target.dropFirst().allSatisfy(\.isNumber) else {
+                Diagnostics.error("--apply \(text): expected PROFILE=Cn (a connection) or PROFILE=Dn (a device)")
+                throw ExitCode(2)
+            }
+            guard profiles.contains(where: { $0.name == parts[0] }) else {
+                Diagnostics.error("--apply \(text): no profile named '\(parts[0])' was given "
+                                  + "(\(profiles.map(\.name).joined(separator: ", ")))")
+                throw ExitCode(2)
+            }
+            return (parts[0], target)
+        }
+    }
+
     /// Loads every profile or exits with 2 and the loader's message (file, line, key).
     func load() throws -> [Profile] {
         var paths = profilePaths
@@ -186,7 +208,8 @@ struct ReportRunner {
         // reads the frames.
         var analysis = Analysis.run(reader, options: SessionOptions(transactions: listing), profiles: profiles,
                                     frames: format == .json ? options.vendor.frames : .none,
-                                    vendorCommands: format == .text || format == .html) { offset in
+                                    vendorCommands: format == .text || format == .html,
+                                    assignments: try options.vendor.assignments(profiles)) { offset in
             progress?.advance(to: offset)
         }
         progress?.finish()

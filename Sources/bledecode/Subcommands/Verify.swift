@@ -26,7 +26,8 @@ struct Verify: ParsableCommand {
     func run() throws {
         let profiles = try vendor.load()
         let reader = try input.open()
-        let analysis = Analysis.run(reader, options: SessionOptions(transactions: .none), profiles: profiles, frames: .failed)
+        let analysis = Analysis.run(reader, options: SessionOptions(transactions: .none), profiles: profiles, frames: .failed,
+                                    assignments: try vendor.assignments(profiles))
         let out = BufferedOutput()
         let rows = analysis.vendorTotals.sorted { $0.key < $1.key }
         let vendorFailures = analysis.report.failures.filter { $0.kind.rawValue.hasPrefix("vendor-") }
@@ -62,6 +63,7 @@ struct Verify: ParsableCommand {
                 w.field("kind", failure.kind.rawValue)
                 w.field("timeUs", failure.timeUs)
                 w.field("connection", optional: failure.connectionID)
+                w.field("record", optional: failure.record)
                 w.field("summary", failure.summary)
                 w.endObject()
             }
@@ -80,14 +82,19 @@ struct Verify: ParsableCommand {
                 out.line(zip(cells, widths).map { $0.0.padding(toLength: max($0.1, $0.0.count), withPad: " ", startingAt: 0) }
                     .joined(separator: "  "))
             }
+            // Each failure with where to look: connection, record, time from the capture's start.
+            let startUs = analysis.report.stats.firstTimeUs ?? 0
             for failure in vendorFailures {
-                out.line(failure.kind.rawValue + "  " + TerminalText.escape(failure.summary))
+                let place = [failure.connectionID ?? "-", failure.record.map { "record \($0)" } ?? "record -",
+                             "+" + String(format: "%.3f s", Double(failure.timeUs - startUs) / 1_000_000)]
+                out.line(failure.kind.rawValue + "  " + place.joined(separator: "  ") + "  " + TerminalText.escape(failure.summary))
             }
             out.line(rows.isEmpty ? "no vendor frames found for the profiles given"
                      : vendorFailures.isEmpty ? "all vendor frames verified" : "\(vendorFailures.count) vendor failure(s)")
         }
         out.flush()
-        _ = Diagnostics.report(reader.diagnostics)
+        // The reader's diagnostics and the analysis' warnings (profiles that overlap).
+        _ = Diagnostics.report(analysis.diagnostics)
         if rows.isEmpty || !vendorFailures.isEmpty { throw ExitCode(1) }
     }
 }
