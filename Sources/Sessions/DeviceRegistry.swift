@@ -143,6 +143,12 @@ struct DeviceRegistry {
         if let power { state.txPower = power }
     }
 
+    /// A name the capture gave for an address outside its advertising (Remote Name Request
+    /// Complete, Extended Inquiry Result).
+    mutating func sawName(_ name: String, slot: Int) {
+        Self.append(String(name.prefix(248)), to: &states[slot].names)
+    }
+
     mutating func sawConnection(slot: Int, id: String, timeUs: Int64) {
         Self.append(id, to: &states[slot].connectionIDs)
         states[slot].firstSeenUs = min(states[slot].firstSeenUs ?? timeUs, timeUs)

@@ -8,7 +8,8 @@ final class LiveConnection {
     var connection: Connection
     /// The n of its id "Cn": a key the layer above compares without hashing a string.
     let number: Int
-    let slot: Int?
+    /// The peer's address slot; nil until a link the capture did not see begin reveals it.
+    var slot: Int?
     var pending = PendingRequests()
     var disconnectRequested = false
     /// Time of the peripheral's last packet (air captures: answers prove the link is alive).
@@ -27,10 +28,61 @@ final class LiveConnection {
     private var valueCounts = FewKeys<ValueCountKey, Int>()
     private var transactionTotals = FewKeys<TransactionTotals.Key, TransactionTotals.Aggregate>()
 
+    /// The outstanding requests of each ATT bearer other than the fixed channel (`pending`), by
+    /// the bearer's local CID: each bearer has its own one-request-at-a-time rule (Core v5.4
+    /// Vol 3 Part F §3.3.2).
+    var bearerPending: [(cid: UInt16, pending: PendingRequests)] = []
+    /// Whether the fixed ATT channel has carried ATT yet (it is listed in `bearers` once).
+    var fixedBearerSeen = false
+
     init(connection: Connection, number: Int, slot: Int?) {
         self.connection = connection
         self.number = number
         self.slot = slot
+    }
+
+    /// Takes the outstanding request of `direction` on the bearer whose local CID is `cid` (0:
+    /// the fixed channel).
+    func takePending(_ direction: Direction, bearer cid: UInt16) -> PendingRequest? {
+        if cid == 0 { return pending.remove(direction) }
+        guard let i = bearerPending.firstIndex(where: { $0.cid == cid }) else { return nil }
+        return bearerPending[i].pending.remove(direction)
+    }
+
+    func setPending(_ request: PendingRequest, _ direction: Direction, bearer cid: UInt16) {
+        if cid == 0 {
+            pending[direction] = request
+        } else if let i = bearerPending.firstIndex(where: { $0.cid == cid }) {
+            bearerPending[i].pending[direction] = request
+        } else {
+            var requests = PendingRequests()
+            requests[direction] = request
+            bearerPending.append((cid, requests))
+        }
+    }
+
+    /// Every bearer's outstanding requests, oldest first; `removeAllPending` empties them.
+    var allPendingByRequestTime: [PendingRequest] {
+        if bearerPending.isEmpty { return pending.byRequestTime }
+        return (pending.byRequestTime + bearerPending.flatMap { $0.pending.byRequestTime })
+            .sorted { $0.transaction.requestUs < $1.transaction.requestUs }
+    }
+
+    func removeAllPending() {
+        pending.removeAll()
+        bearerPending.removeAll()
+    }
+
+    /// Counts a PDU on a channel not analysed (a handful per link, searched in order).
+    func countChannel(psm: UInt16?, cid: UInt16, bytes: Int, timeUs: Int64) {
+        if let i = connection.channels.firstIndex(where: { $0.psm == psm && $0.cid == cid }) {
+            connection.channels[i].packets += 1
+            connection.channels[i].bytes += bytes
+            connection.channels[i].lastUs = timeUs
+        } else {
+            connection.channels.append(ChannelUse(psm: psm, cid: cid, packets: 1, bytes: bytes, firstUs: timeUs,
+                                                  lastUs: timeUs))
+        }
     }
 
     func countValue(opcode: UInt8, handle: UInt16) {

@@ -17,20 +17,64 @@ extension SessionAnalyzer {
         switch pdu.content {
         case .att(let att):
             attOpcodeCounts[Int(att.opcode.rawValue)] += 1
-            handleATT(att, link: pdu.link, direction: pdu.direction, record: record, frame: pdu.frame, events: &events)
+            handleATT(att, link: pdu.link, direction: pdu.direction, record: record, frame: pdu.frame,
+                      bearer: pdu.channel, events: &events)
         case .malformedATT(let opcode, _):
             if let opcode { attOpcodeCounts[Int(opcode.rawValue)] += 1 }
         case .smp(let smp):
-            if case .identityAddressInformation(let type, let address) = smp.parameters,
-               let slot = live[pdu.link]?.slot {
+            if case .identityAddressInformation(let type, let address) = smp.parameters, let conn = live[pdu.link] {
                 // The peer's identity address: the RPAs it used and this address are one device.
                 let identitySlot = registry.slot(address, type: type)
-                registry.merge(slot, identitySlot)
-                registry.assign(DeviceIdentity(value: address.description, source: "smp-identity-address"), to: slot)
+                if let slot = conn.slot {
+                    registry.merge(slot, identitySlot)
+                    registry.assign(DeviceIdentity(value: address.description, source: "smp-identity-address"), to: slot)
+                } else if pdu.direction == .received || pdu.direction == .peripheralToCentral {
+                    // A link the capture did not see begin learns its peer (the address the peer distributed).
+                    identify(conn, slot: identitySlot, timeUs: record.timestampUs)
+                    registry.assign(DeviceIdentity(value: address.description, source: "smp-identity-address"),
+                                    to: identitySlot)
+                }
             }
-        default:
-            break
+        case .signalling:
+            if let conn = live[pdu.link], conn.connection.startedBeforeCapture { learnLink(of: conn, from: pdu) }
+        case .other:
+            notAnalysed(pdu, record: record)
         }
+    }
+
+    /// A PDU on a channel bledecode does not decode, summarised by PSM (by CID when the capture
+    /// lacks the channel's opening) on its connection: counted, never dropped silently.
+    mutating func notAnalysed(_ pdu: borrowing L2CAPPDU, record: CaptureRecord) {
+        let cid = pdu.frame.channelID.rawValue
+        guard let conn = live[pdu.link] else {
+            stats.l2capWithoutConnection += 1
+            return
+        }
+        conn.connection.lastActivityUs = record.timestampUs
+        // A K-frame carrying part of an ATT SDU is counted with the ATT PDU it completes.
+        if pdu.channel.sduSegment && pdu.channel.psm == PSM.eatt.rawValue { return }
+        let known = pdu.channel.psm != 0
+        let local = pdu.channel.localCID != 0 ? pdu.channel.localCID : cid
+        conn.countChannel(psm: known ? pdu.channel.psm : nil, cid: cid < 0x0040 ? cid : local,
+                          bytes: pdu.frame.body.remaining, timeUs: record.timestampUs)
+    }
+
+    /// The bearer an ATT PDU came on, listed on its connection when first used; its key for
+    /// the outstanding requests (0: the fixed channel).
+    func bearerKey(_ channel: ChannelEnds, in conn: LiveConnection) -> UInt16 {
+        if channel.psm == 0 {
+            if !conn.fixedBearerSeen {
+                conn.fixedBearerSeen = true
+                conn.connection.bearers.append(ATTBearer(kind: .attFixed, psm: nil, localCID: 0x0004, remoteCID: 0x0004))
+            }
+            return 0
+        }
+        if !conn.connection.bearers.contains(where: { $0.psm == channel.psm && $0.localCID == channel.localCID }) {
+            conn.connection.bearers.append(ATTBearer(kind: channel.psm == PSM.eatt.rawValue ? .eatt : .attBREDR,
+                                                     psm: channel.psm, localCID: channel.localCID,
+                                                     remoteCID: channel.remoteCID))
+        }
+        return channel.localCID
     }
 
     /// One ATT PDU of a live link. Inlined into `handleL2CAP`, it reads the PDU where the L2CAP
@@ -38,8 +82,9 @@ extension SessionAnalyzer {
     /// per ATT PDU, 59 M instructions per 1 M packets, callgrind).
     @inline(__always)
     mutating func handleATT(_ att: ATTPDU, link: LinkID, direction: Direction, record: CaptureRecord, frame: L2CAPFrame,
-                            events: inout [SessionEvent]) {
+                            bearer channel: ChannelEnds, events: inout [SessionEvent]) {
         guard let conn = live[link] else { return }
+        let bearer = channel.psm == 0 && conn.fixedBearerSeen ? 0 : bearerKey(channel, in: conn)
         let now = record.timestampUs
         conn.connection.lastActivityUs = now
         let opcode = att.opcode
@@ -48,7 +93,7 @@ extension SessionAnalyzer {
 
         switch opcode.kind {
         case .request, .indication:
-            if var earlier = conn.pending.remove(direction) {
+            if var earlier = conn.takePending(direction, bearer: bearer) {
                 // A second request before the first was answered breaks the protocol (§3.3.2).
                 resolve(&earlier, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
                         now: now, why: "a new request was sent before it was answered")
@@ -62,13 +107,13 @@ extension SessionAnalyzer {
                 conn.connection.discovery = (conn.connection.discovery?.startUs ?? now, now)
             }
             if case .readRequest(let handle) = att.parameters { conn.longValues[handle] = nil }
-            conn.pending[direction] = PendingRequest(pdu: att, transaction: transaction)
+            conn.setPending(PendingRequest(pdu: att, transaction: transaction), direction, bearer: bearer)
             nextDeadlineUs = min(nextDeadlineUs, now + options.transactionTimeoutUs)
         case .response, .confirmation:
             if opcode == .writeResponse {
                 events.append(.writeResponse(connectionNumber: conn.number, timeUs: now))
             }
-            if let pending = conn.pending.remove(Self.opposite(direction)) {
+            if let pending = conn.takePending(Self.opposite(direction), bearer: bearer) {
                 answer(pending, with: att, in: conn, record: record)
             }
         case .command, .notification:

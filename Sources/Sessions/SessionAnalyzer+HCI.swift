@@ -60,6 +60,7 @@ extension SessionAnalyzer {
             }
         case .disconnectionComplete(let disconnection):
             guard disconnection.status.isSuccess else { return }
+            disconnectionOfUnknownLink(handle: disconnection.connectionHandle, record: record)
             end(.hci(adapter: record.adapter, handle: disconnection.connectionHandle), reason: disconnection.reason,
                 initiator: nil, timeUs: record.timestampUs, record: record.index, events: &events)
         case .encryptionChange(let change):
@@ -69,6 +70,8 @@ extension SessionAnalyzer {
             }
         case .leMeta(let meta):
             handle(meta, record: record, joinedAdvertising: joinedAdvertising)
+        case .raw:
+            if let classic = event.classicLink { handle(classic, record: record) }
         default:
             break
         }

@@ -112,24 +112,31 @@ extension SessionAnalyzer {
     mutating func expireTransactions(now: Int64, events: inout [SessionEvent]) {
         var next = Int64.max
         for (link, conn) in live.all {
-            for direction in PendingRequests.directions {
-                guard var pending = conn.pending[direction] else { continue }
+            for (bearer, direction) in Self.slots(of: conn) {
+                guard var pending = conn.takePending(direction, bearer: bearer) else { continue }
                 let deadline = pending.transaction.requestUs + options.transactionTimeoutUs
                 // Over the air, a link the sniffer has not seen alive at the deadline may be gone:
                 // its end decides (no-response), not the ATT timer.
                 if case .air = link, conn.connection.lastActivityUs + Self.supervisionTimeoutUs(conn) < deadline {
+                    conn.setPending(pending, direction, bearer: bearer)
                     continue
                 }
                 if deadline <= now {
-                    conn.pending[direction] = nil
                     resolve(&pending, in: conn, outcome: .timeout, responseUs: nil, record: nil, response: nil,
                             now: deadline, why: nil)
                 } else {
+                    conn.setPending(pending, direction, bearer: bearer)
                     next = min(next, deadline)
                 }
             }
         }
         nextDeadlineUs = next
+    }
+
+    /// Every bearer (0: the fixed channel, else its local CID) and direction of `conn`.
+    static func slots(of conn: LiveConnection) -> [(UInt16, Direction)] {
+        let bearers = [0] + conn.bearerPending.map(\.cid)
+        return bearers.flatMap { bearer in PendingRequests.directions.map { (bearer, $0) } }
     }
 
     /// The end of a connection: its pending requests fail, an abnormal reason is a lost link
@@ -141,11 +148,11 @@ extension SessionAnalyzer {
         conn.connection.endRecord = record
         conn.connection.disconnectReason = reason
         conn.connection.initiator = initiator ?? Self.initiator(reason: reason, hostAsked: conn.disconnectRequested)
-        for var pending in conn.pending.byRequestTime {
+        for var pending in conn.allPendingByRequestTime {
             resolve(&pending, in: conn, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
                     now: timeUs, why: "the link went down first (\(reason.map { "\($0.name)" } ?? "its end was not captured"))")
         }
-        conn.pending.removeAll()
+        conn.removeAllPending()
         if let reason, ![0x13, 0x15, 0x16].contains(reason.rawValue) {
             fail(.linkLost, at: timeUs, record: record, slot: conn.slot, connection: conn.connection.id,
                  "Link to \(label(slot: conn.slot)) lost: \(reason.name) (\(Hex.code(reason.rawValue)))",

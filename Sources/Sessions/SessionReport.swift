@@ -28,6 +28,24 @@ extension SessionReport {
 }
 
 extension SessionAnalyzer {
+    /// The channels not analysed over all connections: by PSM, or by CID where the PSM is unknown.
+    static func channelTotals(_ connections: [Connection]) -> [ChannelUse] {
+        var totals: [ChannelUse] = []
+        for connection in connections {
+            for use in connection.channels {
+                if let i = totals.firstIndex(where: { $0.psm == use.psm && (use.psm != nil || $0.cid == use.cid) }) {
+                    totals[i].packets += use.packets
+                    totals[i].bytes += use.bytes
+                    totals[i].firstUs = min(totals[i].firstUs, use.firstUs)
+                    totals[i].lastUs = max(totals[i].lastUs, use.lastUs)
+                } else {
+                    totals.append(use)
+                }
+            }
+        }
+        return totals.sorted { ($0.psm ?? 0xFFFF, $0.cid) < ($1.psm ?? 0xFFFF, $1.cid) }
+    }
+
     /// Closes what is still open at the end of the capture and builds the report.
     /// `diagnostics` are the reader's findings about the file (truncation becomes a failure).
     public mutating func finish(diagnostics: [CaptureDiagnostic] = [], pipelineIssues: [PacketIssue] = [])
@@ -39,11 +57,11 @@ extension SessionAnalyzer {
         expireTransactions(now: end, events: &events)
         for (link, open) in live.all.sorted(by: { $0.value.connection.startUs < $1.value.connection.startUs }) {
             if case .air = link, endSilent(link, open, atCaptureEnd: true, events: &events) { continue }
-            for var pending in open.pending.byRequestTime {
+            for var pending in open.allPendingByRequestTime {
                 resolve(&pending, in: open, outcome: .noResponse, responseUs: nil, record: nil, response: nil,
                         now: end, why: "the capture ended first")
             }
-            open.pending.removeAll()
+            open.removeAllPending()
             fail(.danglingConnection, at: open.connection.lastActivityUs, record: nil, slot: open.slot,
                  connection: open.connection.id,
                  "Connection to \(label(slot: open.slot)) still up when the capture ended (last packet \(Self.seconds(end - open.connection.lastActivityUs)) before the end)")
@@ -64,6 +82,7 @@ extension SessionAnalyzer {
         for i in finished.indices { finished[i].deviceID = finalDeviceID(finished[i].deviceID) }
         // Sorted in place: the report shares the array rather than holding a second copy.
         finished.sort { $0.startUs < $1.startUs }
+        stats.channelsNotAnalysed = Self.channelTotals(finished)
         for i in attempts.indices { attempts[i].deviceID = finalDeviceID(attempts[i].deviceID) }
         for i in failures.indices { failures[i].deviceID = finalDeviceID(failures[i].deviceID) }
         let report = SessionReport(
