@@ -155,6 +155,13 @@ public struct ATTBearer: Sendable, Equatable {
     public var psm: UInt16?
     public var localCID: UInt16
     public var remoteCID: UInt16
+
+    public init(kind: Kind, psm: UInt16?, localCID: UInt16, remoteCID: UInt16) {
+        self.kind = kind
+        self.psm = psm
+        self.localCID = localCID
+        self.remoteCID = remoteCID
+    }
 }
 
 /// Traffic on one L2CAP channel that bledecode names but does not decode.

@@ -60,7 +60,7 @@ extension SessionAnalyzer {
                                                    latency: Int(created?.latency ?? 0),
                                                    supervisionTimeoutMs: created?.supervisionTimeoutMs ?? 0))
         }
-        let connection = Connection(
+        var connection = Connection(
             id: id, deviceID: slot.map { registry.deviceID(of: $0) }, link: link, handle: nil, accessAddress: accessAddress,
             peerAddress: created?.advertiser, peerAddressType: created?.advertiserType, role: .unknown,
             createUs: created == nil ? nil : record.timestampUs, startUs: record.timestampUs, startRecord: record.index,
@@ -69,6 +69,8 @@ extension SessionAnalyzer {
             parameters: parameters, mtu: 23, dataLength: nil, phy: nil, encrypted: false,
             lastActivityUs: record.timestampUs, transactions: [], transactionTotals: TransactionTotals(), subscriptions: [],
             crcInit: created?.crcInit, valueCounts: [:], discovery: nil)
+        // A sniffer that joined a running connection did not see it begin.
+        connection.startedBeforeCapture = created == nil
         live.insert(LiveConnection(connection: connection, number: connectionCount, slot: slot), for: link)
         stats.maxConcurrentConnections = max(stats.maxConcurrentConnections, live.count)
         if let slot { registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs) }
