@@ -1,6 +1,7 @@
 import ATT
 import BLEBase
 import HCI
+import L2CAP
 import Sessions
 
 extension Timeline {
@@ -195,7 +196,9 @@ extension Timeline {
     static func connectionEvents(_ connection: Connection, gatt: [GATTAttribute], lost: Bool) -> [TimelineEvent] {
         let id = connection.id
         var events: [TimelineEvent] = []
-        var text = "connected as \(connection.role.rawValue)"
+        var text = connection.startedBeforeCapture ? "connected before the capture" : "connected as \(connection.role.rawValue)"
+        if connection.startedBeforeCapture && connection.role != .unknown { text += " as \(connection.role.rawValue)" }
+        if connection.transport == .brEdr { text += " over BR/EDR" }
         if let handle = connection.handle { text += ", handle \(Hex.code(handle, width: 4))" }
         if let access = connection.accessAddress { text += ", access address \(Hex.code(access, width: 8))" }
         if let create = connection.createUs { text += ", \(TimelineFormat.duration(connection.startUs - create)) after the request" }
@@ -229,6 +232,11 @@ extension Timeline {
         }
         let spanEnd = connection.endUs ?? connection.lastActivityUs
         events += traffic(connection, gatt: gatt, at: spanEnd)
+        for use in connection.channels {
+            events.append(TimelineEvent(kind: .traffic, timeUs: use.firstUs, endUs: use.lastUs, connectionID: id,
+                                        text: channelText(use) + ": \(use.packets) L2CAP PDU\(use.packets == 1 ? "" : "s"), "
+                                            + "\(use.bytes) bytes, not analysed"))
+        }
         if let end = connection.endUs, !lost {
             var text = "disconnected after " + TimelineFormat.duration(end - connection.startUs)
             if let reason = connection.disconnectReason { text += ": \(reason.name) (\(Hex.code(reason.rawValue)))" }
@@ -237,6 +245,13 @@ extension Timeline {
                                         records: connection.endRecord.map { [$0] } ?? []))
         }
         return events
+    }
+
+    /// `RFCOMM (PSM 0x0003)`, or `CID 0x0077 (opening not captured)`.
+    static func channelText(_ use: ChannelUse) -> String {
+        if let psm = use.psm { return "\(PSM(rawValue: psm).name) (PSM \(Hex.code(psm, width: 4)))" }
+        return use.cid < 0x0040 ? ChannelID(rawValue: use.cid).name
+            : "CID \(Hex.code(use.cid, width: 4)) (its opening not captured)"
     }
 
     /// `interval 30 ms, latency 0, timeout 4 s`.

@@ -155,6 +155,10 @@ struct DeviceRegistry {
         states[slot].lastSeenUs = max(states[slot].lastSeenUs ?? timeUs, timeUs)
     }
 
+    mutating func forgetConnection(_ id: String, slot: Int) {
+        states[slot].connectionIDs.removeAll { $0 == id }
+    }
+
     static func append<T: Equatable>(_ value: T, to list: inout [T]) {
         if !list.contains(value) && list.count < listCap { list.append(value) }
     }

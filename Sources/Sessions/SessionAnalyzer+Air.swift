@@ -93,6 +93,8 @@ extension SessionAnalyzer {
         let interval = Int64(conn.connection.parameters.first?.intervalUs ?? 0)
         guard let lastPeripheral = conn.lastPeripheralUs else {
             _ = live.remove(link)
+            // An attempt, not a connection: its device no longer lists it.
+            if let slot = conn.slot { registry.forgetConnection(conn.connection.id, slot: slot) }
             let status = HCIStatus(rawValue: 0x3E)
             attempts.append(ConnectionAttempt(peerAddress: conn.connection.peerAddress, deviceID: conn.connection.deviceID,
                                               createUs: conn.connection.startUs, endUs: last, outcome: .failed, status: status))
