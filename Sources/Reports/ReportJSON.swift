@@ -43,7 +43,9 @@ public enum ReportJSON {
         w.key("connections")
         w.beginArray()
         ParallelJSON.writeElements(report.connections, into: &w, parallel: parallel, afterEach: flushIfFull) { connection, w in
-            self.connection(connection, gattJSON: connection.deviceID.flatMap { gattJSONByDevice[$0] } ?? noGATT, into: &w)
+            let gatt = connection.gatt.isEmpty ? connection.deviceID.flatMap { gattJSONByDevice[$0] } ?? noGATT
+                : gattJSON(connection.gatt)
+            self.connection(connection, gattJSON: gatt, into: &w)
         }
         w.endArray()
         w.key("connectionAttempts")

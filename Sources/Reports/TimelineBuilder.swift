@@ -59,7 +59,7 @@ public struct TimelineBuilder {
         }
         for (index, connection) in report.connections.enumerated() {
             place(index, device: connection.deviceID, in: &connections) { [lostLinks] in
-                Timeline.connectionEvents(connection, gatt: [], lost: lostLinks.contains(connection.id))
+                Timeline.connectionEvents(connection, gatt: connection.gatt, lost: lostLinks.contains(connection.id))
             }
         }
         for (index, attempt) in report.attempts.enumerated() where attempt.outcome == .cancelled {

@@ -32,6 +32,8 @@ final class LiveConnection {
     /// the bearer's local CID: each bearer has its own one-request-at-a-time rule (Core v5.4
     /// Vol 3 Part F §3.3.2).
     var bearerPending: [(cid: UInt16, pending: PendingRequests)] = []
+    /// What discovery taught on a link with no known peer (`slot` nil).
+    var ownGATT = GATTDatabase()
     /// Whether the fixed ATT channel has carried ATT yet (it is listed in `bearers` once).
     var fixedBearerSeen = false
 
@@ -99,6 +101,7 @@ final class LiveConnection {
         valueCounts.move(into: &connection.valueCounts)
         transactionTotals.move(into: &connection.transactionTotals.byKey)
         connection.transactionTotals.freezeLatencies()
+        if connection.deviceID == nil { connection.gatt = ownGATT.sorted }
         return connection
     }
 }

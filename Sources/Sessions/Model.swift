@@ -138,6 +138,9 @@ public struct Connection: Sendable {
     public var startedBeforeCapture = false
     /// The ATT bearers that carried ATT on the link, in the order they were first used.
     public var bearers: [ATTBearer] = []
+    /// The GATT database learned on a link whose peer the capture never named (a link begun
+    /// before the capture); a known peer's database is its device's (`Device.gatt`).
+    public var gatt: [GATTAttribute] = []
     /// L2CAP channels whose traffic is not analysed (RFCOMM, SDP, AVDTP…), by PSM, or by CID
     /// when the capture lacks the channel's opening.
     public var channels: [ChannelUse] = []

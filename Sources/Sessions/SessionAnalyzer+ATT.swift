@@ -227,7 +227,10 @@ extension SessionAnalyzer {
     }
 
     mutating func learnGATT(request: ATTPDU, response: ATTPDU, in conn: LiveConnection) {
-        guard let slot = conn.slot else { return }
+        guard let slot = conn.slot else {
+            conn.ownGATT.learn(request: request, response: response)
+            return
+        }
         gatt.learn(slot: registry.root(slot), request: request, response: response)
     }
 

@@ -57,6 +57,8 @@ struct RealLinkTests {
         let c = report.connections[0]
         #expect(c.startedBeforeCapture && c.transport == .le && c.startRecord == 1)
         #expect(c.bearers.map(\.kind) == [.attFixed])
+        // Its partial GATT database, learned from the discovery in the capture.
+        #expect(c.gatt.filter { $0.kind == .service }.map(\.uuid.description) == ["1800", "180A", "FF00"])
         #expect(report.stats.attPDUs.values.reduce(0, +) == 120)
         let totals = c.transactionTotals.byKey.values
         #expect(totals.reduce(0) { $0 + $1.errors + $1.discoveryEnds } == 8)
