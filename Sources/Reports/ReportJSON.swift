@@ -7,7 +7,7 @@ import PacketDecoding
 import Sessions
 import VendorDecoding
 
-/// The JSON report of ../shared/docs/report-contract.md (schema: docs/report.schema.json).
+/// The JSON report of docs/report.md (schema: docs/report.schema.json).
 public enum ReportJSON {
     public static let schemaVersion = 1
 
