@@ -208,6 +208,12 @@ struct LiveLinks {
         return byHandle[index]
     }
 
+    /// Whether `link` is live, read without taking a reference (checked on every ACL packet).
+    func contains(_ link: LinkID) -> Bool {
+        guard let index = Self.tableIndex(link) else { return all[link] != nil }
+        return byHandle[index] != nil
+    }
+
     mutating func insert(_ conn: LiveConnection, for link: LinkID) {
         all[link] = conn
         if let index = Self.tableIndex(link) { byHandle[index] = conn }

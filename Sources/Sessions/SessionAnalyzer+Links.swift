@@ -12,7 +12,7 @@ extension SessionAnalyzer {
     /// A handle reused after its Disconnection Complete is a new connection.
     mutating func linkWithoutCompletion(handle: UInt16, record: CaptureRecord) {
         let link = LinkID.hci(adapter: record.adapter, handle: handle)
-        guard live[link] == nil else { return }
+        guard !live.contains(link) else { return }
         beganBeforeCapture(link, handle: handle, at: record)
     }
 

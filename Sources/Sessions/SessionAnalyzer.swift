@@ -147,7 +147,7 @@ public struct SessionAnalyzer {
             handle(event, record: packet.record, joinedAdvertising: packet.joinedAdvertising, events: &events)
         case .acl(let acl):
             stats.aclPackets += 1
-            if live[.hci(adapter: packet.record.adapter, handle: acl.connectionHandle)] == nil {
+            if !live.contains(.hci(adapter: packet.record.adapter, handle: acl.connectionHandle)) {
                 linkWithoutCompletion(handle: acl.connectionHandle, record: packet.record)
             }
         case .sco:

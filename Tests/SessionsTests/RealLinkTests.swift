@@ -1,4 +1,5 @@
 import AnalyzerTestSupport
+import CaptureFormats
 import Foundation
 import Sessions
 import Testing
@@ -34,6 +35,27 @@ struct RealLinkTests {
         let s = report.stats
         #expect(s.records == s.hciCommands + s.hciEvents + s.aclPackets + s.scoPackets + s.isoPackets + s.airPackets
                 + s.otherRecords + s.undecodableRecords)
+    }
+
+    /// An air capture cut at records where the sniffer joins running links: each link alive at
+    /// the cut is a connection that started before the capture, ending as in the whole capture.
+    @Test(arguments: [60, 120, 200, 300])
+    func airCaptureCutMidConnection(cut: Int) throws {
+        let reader = try CaptureFile.open(SharedCaptures.path("synthetic/demo-clean.ll.pcap"))
+        var records: [CaptureRecord] = []
+        while let record = reader.next() { records.append(record) }
+        let whole = analyze(records).report
+        let report = analyze(Array(records[(cut - 1)...])).report
+        let alive = whole.connections.filter { $0.startRecord < cut && ($0.endRecord ?? .max) >= cut }
+            .sorted { ($0.accessAddress ?? 0) < ($1.accessAddress ?? 0) }
+        #expect(!alive.isEmpty)
+        let joined = report.connections.filter(\.startedBeforeCapture).sorted { ($0.accessAddress ?? 0) < ($1.accessAddress ?? 0) }
+        #expect(joined.map(\.accessAddress) == alive.map(\.accessAddress))
+        #expect(joined.map(\.endUs) == alive.map(\.endUs))
+        // A captured LL_TERMINATE_IND gives the reason; a loss inferred from the peripheral's
+        // silence needs the connection interval, which only the CONNECT_IND the cut removed gives.
+        #expect(joined.map { $0.endRecord == nil ? nil : $0.disconnectReason }
+                == alive.map { $0.endRecord == nil ? nil : $0.disconnectReason })
     }
 
     /// BTstack's Classic-only capture: two BR/EDR links, the first ended by the host; SDP and
