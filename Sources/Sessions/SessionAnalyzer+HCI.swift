@@ -70,6 +70,7 @@ extension SessionAnalyzer {
             }
         case .leMeta(let meta):
             handle(meta, record: record, joinedAdvertising: joinedAdvertising)
+            if case .raw(let bytes) = meta.body { isochronousLink(subevent: meta.subevent.rawValue, bytes) }
         case .raw:
             if let classic = event.classicLink { handle(classic, record: record) }
         default:

@@ -42,6 +42,15 @@ extension SessionAnalyzer {
         beganBeforeCapture(link, handle: handle, at: record)
     }
 
+    /// LE CIS Established (Core v5.4 Vol 4 Part E §7.7.65.25: status, then the CIS handle): an
+    /// isochronous link carries audio, not L2CAP, and its Disconnection Complete ends no connection.
+    mutating func isochronousLink(subevent: UInt8, _ bytes: [UInt8]) {
+        var r = ByteReader(bytes, layer: .hci)
+        guard subevent == 0x19, (try? r.readUInt8("Status")) == 0,
+              let handle = try? r.readUInt16LE("Connection_Handle") else { return }
+        synchronousHandles.insert(handle & 0x0FFF)
+    }
+
     /// The BR/EDR events that make or name a Classic link.
     mutating func handle(_ event: ClassicLinkEvent, record: CaptureRecord) {
         switch event {

@@ -112,7 +112,7 @@ public struct SessionAnalyzer {
     /// Transactions listed so far in the whole capture, and whether one was left out for the cap.
     var transactionsListed = 0
     var transactionListingCapped = false
-    /// Live SCO/eSCO handles, whose Disconnection Complete ends no connection.
+    /// Live SCO/eSCO and CIS handles, whose Disconnection Complete ends no connection.
     var synchronousHandles: Set<UInt16> = []
 
     public init(options: SessionOptions = SessionOptions()) { self.options = options }

@@ -155,11 +155,13 @@ struct EveryLinkTests {
         #expect(report.failures.isEmpty)
     }
 
-    /// An SCO link's end is not a connection's; a BR/EDR connection that failed is an attempt.
+    /// An SCO or CIS link's end is not a connection's; a BR/EDR connection that failed is an attempt.
     @Test func scoLinksAndFailedClassicConnections() {
         var s = HCIScenario()
         s.classicConnectionComplete(handle: 0x0005, peer: Self.peer, linkType: 0x00)
         s.disconnectionComplete(handle: 0x0005, reason: 0x13)
+        s.leMeta(0x19, [0x00, 0x60, 0x00] + [UInt8](repeating: 0, count: 25))   // LE CIS Established, handle 0x0060
+        s.disconnectionComplete(handle: 0x0060, reason: 0x13)
         s.classicConnectionComplete(handle: 0x0006, peer: Self.peer, status: 0x04)
         let report = analyze(s.records).report
         #expect(report.connections.isEmpty)
