@@ -218,7 +218,7 @@ public struct PacketDecoder: Sendable {
             let cid = frame.channelID.rawValue
             packet.l2cap.append(L2CAPPDU(link: link, direction: direction, frame: frame, content: .other(error: nil)))
             packet.l2cap.decodeLastContent()
-            if cid < 0x0002 || cid == 0x0005 || cid >= 0x0040 { followChannels(in: &packet) }
+            if Self.followsChannels(cid) { followChannels(in: &packet) }
         case .notWhole(let fragment):
             let step = reassembler.step(key: key, isStart: isStart, fragment: fragment, recordIndex: recordIndex,
                                         timestampUs: timestampUs, truncatedBy: truncatedBy)
@@ -236,11 +236,16 @@ public struct PacketDecoder: Sendable {
             let cid = frame.channelID.rawValue
             packet.l2cap.append(L2CAPPDU(link: link, direction: direction, frame: frame, content: .other(error: nil)))
             packet.l2cap.decodeLastContent()
-            if cid < 0x0002 || cid == 0x0005 || cid >= 0x0040 { followChannels(in: &packet) }
+            if Self.followsChannels(cid) { followChannels(in: &packet) }
         } else if let issue = describe(event) {
             packet.issues.append(issue)
         }
     }
+
+    /// Signalling (BR/EDR 0x0001, LE 0x0005) and dynamic channels go to the channel table; the
+    /// fixed channels, nearly all of the traffic, only compare their CID.
+    @inline(__always)
+    static func followsChannels(_ cid: UInt16) -> Bool { cid >= 0x0040 || cid == 0x0001 || cid == 0x0005 }
 
     /// The last PDU of `packet`, on a signalling or dynamic channel: signalling opens and closes
     /// channels in the table; a dynamic channel's PDU gets its PSM, and its ATT decoded where the

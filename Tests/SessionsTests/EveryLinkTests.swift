@@ -155,6 +155,34 @@ struct EveryLinkTests {
         #expect(report.failures.isEmpty)
     }
 
+    /// The channel table follows the signalling: a refused Connection Request opens nothing, a
+    /// channel configured for Enhanced Retransmission mode is summarised (its frames carry
+    /// control fields), and a channel is gone after its Disconnection Response.
+    @Test func channelsFollowTheSignalling() {
+        var s = HCIScenario()
+        let handle: UInt16 = 0x000C
+        s.classicConnectionComplete(handle: handle, peer: Self.peer)
+        s.signalling(handle: handle, .sent, le: false, code: 0x02, identifier: 1, [0x1F, 0x00, 0x40, 0x00])
+        s.signalling(handle: handle, .received, le: false, code: 0x03, identifier: 1,
+                     [0x00, 0x00, 0x40, 0x00, 0x04, 0x00, 0x00, 0x00])            // refused: no resources
+        s.l2cap(handle: handle, .received, cid: 0x0040, [0x0A, 0x03, 0x00])
+        s.openClassicChannel(handle: handle, psm: 0x001F, local: 0x0041, remote: 0x0051, identifier: 5)
+        // The peer asks for Enhanced Retransmission mode (option 0x04, mode 0x03) towards the host's CID.
+        s.signalling(handle: handle, .received, le: false, code: 0x04, identifier: 9,
+                     [0x41, 0x00, 0x00, 0x00, 0x04, 0x09, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00])
+        s.l2cap(handle: handle, .received, cid: 0x0041, [0x00, 0x00, 0x0A, 0x03, 0x00])
+        s.signalling(handle: handle, .sent, le: false, code: 0x06, identifier: 10, [0x51, 0x00, 0x41, 0x00])
+        s.signalling(handle: handle, .received, le: false, code: 0x07, identifier: 10, [0x51, 0x00, 0x41, 0x00])
+        s.l2cap(handle: handle, .received, cid: 0x0041, [0x0A, 0x03, 0x00])
+        let report = analyze(s.records).report
+        #expect(report.stats.attPDUs.isEmpty)
+        let c = report.connections[0]
+        #expect(c.bearers.isEmpty)
+        #expect(c.channels.map(\.psm) == [nil, 0x001F, nil])
+        #expect(c.channels.map(\.cid) == [0x0040, 0x0041, 0x0041])
+        #expect(c.channels.map(\.packets) == [1, 1, 1])
+    }
+
     /// An SCO or CIS link's end is not a connection's; a BR/EDR connection that failed is an attempt.
     @Test func scoLinksAndFailedClassicConnections() {
         var s = HCIScenario()
