@@ -8,10 +8,12 @@ public enum ClassicLinkEvent: Sendable, Equatable {
     case extendedInquiryResult(ExtendedInquiryResultEvent)
     /// Synchronous Connection Complete (§7.7.35): an SCO or eSCO link, its status and handle.
     case synchronousConnectionComplete(status: HCIStatus, connectionHandle: UInt16)
+    /// Authentication Complete (§7.7.6): the link's status and handle.
+    case authenticationComplete(status: HCIStatus, connectionHandle: UInt16)
 }
 
 extension HCIEventPacket {
-    /// The event as a Classic link event, for codes 0x03, 0x07, 0x2C and 0x2F whose parameters decode;
+    /// The event as a Classic link event, for codes 0x03, 0x06, 0x07, 0x2C and 0x2F whose parameters decode;
     /// nil for any other event.
     public var classicLink: ClassicLinkEvent? {
         guard case .raw(let bytes) = body else { return nil }
@@ -21,6 +23,9 @@ extension HCIEventPacket {
             case 0x03: return .connectionComplete(try ClassicConnectionCompleteEvent(parsing: &r))
             case 0x07: return .remoteNameRequestComplete(try RemoteNameRequestCompleteEvent(parsing: &r))
             case 0x2F: return .extendedInquiryResult(try ExtendedInquiryResultEvent(parsing: &r))
+            case 0x06:
+                let status = HCIStatus(rawValue: try r.readUInt8("Status"))
+                return .authenticationComplete(status: status, connectionHandle: try r.readUInt16LE("Connection_Handle"))
             case 0x2C:
                 let status = HCIStatus(rawValue: try r.readUInt8("Status"))
                 return .synchronousConnectionComplete(status: status, connectionHandle: try r.readUInt16LE("Connection_Handle"))

@@ -64,6 +64,8 @@ extension SessionAnalyzer {
             end(.hci(adapter: record.adapter, handle: disconnection.connectionHandle), reason: disconnection.reason,
                 initiator: nil, timeUs: record.timestampUs, record: record.index, events: &events)
         case .encryptionChange(let change):
+            // Encryption changed on a link: one the capture did not see begin is a connection.
+            if change.status.isSuccess { linkWithoutCompletion(handle: change.connectionHandle, record: record) }
             if change.status.isSuccess {
                 live[.hci(adapter: record.adapter, handle: change.connectionHandle)]?.connection.encrypted
                     = change.encryptionEnabled != 0

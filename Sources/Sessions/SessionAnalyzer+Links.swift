@@ -93,6 +93,9 @@ extension SessionAnalyzer {
             registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs)
         case .synchronousConnectionComplete(let status, let handle):
             if status.isSuccess { synchronousHandles.insert(handle) }
+        case .authenticationComplete(let status, let handle):
+            // Authenticated, the link was up: one the capture did not see begin is a connection.
+            if status.isSuccess { linkWithoutCompletion(handle: handle, record: record) }
         case .remoteNameRequestComplete(let named):
             guard named.status.isSuccess, !named.name.isEmpty else { return }
             registry.sawName(named.name, slot: registry.slot(named.address, type: .publicDevice))

@@ -183,7 +183,8 @@ struct EveryLinkTests {
         #expect(c.channels.map(\.packets) == [1, 1, 1])
     }
 
-    /// An SCO or CIS link's end is not a connection's; a BR/EDR connection that failed is an attempt.
+    /// An SCO or CIS link's end is not a connection's; a BR/EDR connection that failed is an
+    /// attempt; an Encryption Change or Authentication Complete on a handle never seen is a link.
     @Test func scoLinksAndFailedClassicConnections() {
         var s = HCIScenario()
         s.classicConnectionComplete(handle: 0x0005, peer: Self.peer, linkType: 0x00)
@@ -191,9 +192,16 @@ struct EveryLinkTests {
         s.leMeta(0x19, [0x00, 0x60, 0x00] + [UInt8](repeating: 0, count: 25))   // LE CIS Established, handle 0x0060
         s.disconnectionComplete(handle: 0x0060, reason: 0x13)
         s.classicConnectionComplete(handle: 0x0006, peer: Self.peer, status: 0x04)
-        let report = analyze(s.records).report
+        var report = analyze(s.records).report
         #expect(report.connections.isEmpty)
         #expect(report.attempts.map(\.outcome) == [.failed])
         #expect(report.failures.map(\.kind) == [.connectionFailed])
+        // Encryption Change and Authentication Complete show links up before the capture.
+        s.event(0x08, [0x00, 0x07, 0x00, 0x01])                          // Encryption Change, handle 0x0007
+        s.event(0x06, [0x00, 0x08, 0x00])                                // Authentication Complete, handle 0x0008
+        report = analyze(s.records).report
+        #expect(report.connections.map(\.handle) == [0x0007, 0x0008])
+        #expect(report.connections.allSatisfy { $0.startedBeforeCapture })
+        #expect(report.connections.map(\.encrypted) == [true, false])
     }
 }
