@@ -10,10 +10,36 @@ public enum ClassicLinkEvent: Sendable, Equatable {
     case synchronousConnectionComplete(status: HCIStatus, connectionHandle: UInt16)
     /// Authentication Complete (§7.7.6): the link's status and handle.
     case authenticationComplete(status: HCIStatus, connectionHandle: UInt16)
+    /// Role Change (§7.7.18): the local device's new role on the link to `address` (0x00
+    /// central, 0x01 peripheral).
+    case roleChange(status: HCIStatus, address: BluetoothAddress, newRole: UInt8)
+}
+
+/// The local device's role a BR/EDR command asks for on a link to `address`: Create Connection
+/// (§7.1.5, the initiator is the central) and Accept Connection Request (§7.1.8, its Role
+/// parameter: 0x00 become the central, 0x01 remain the peripheral). 0x00 central, 0x01 peripheral.
+public struct ClassicConnectionRequest: Sendable, Equatable {
+    public var address: BluetoothAddress
+    public var role: UInt8
+
+    public init?(_ command: HCICommandPacket) {
+        guard case .raw(let bytes) = command.parameters,
+              command.opcode.rawValue == 0x0405 || command.opcode.rawValue == 0x0409 else { return nil }
+        var r = ByteReader(bytes, layer: .hci)
+        guard let address = try? BluetoothAddress(parsing: &r) else { return nil }
+        self.address = address
+        if command.opcode.rawValue == 0x0405 {
+            role = 0x00
+        } else if let role = try? r.readUInt8("Role") {
+            self.role = role
+        } else {
+            return nil
+        }
+    }
 }
 
 extension HCIEventPacket {
-    /// The event as a Classic link event, for codes 0x03, 0x06, 0x07, 0x2C and 0x2F whose parameters decode;
+    /// The event as a Classic link event, for codes 0x03, 0x06, 0x07, 0x12, 0x2C and 0x2F whose parameters decode;
     /// nil for any other event.
     public var classicLink: ClassicLinkEvent? {
         guard case .raw(let bytes) = body else { return nil }
@@ -26,6 +52,10 @@ extension HCIEventPacket {
             case 0x06:
                 let status = HCIStatus(rawValue: try r.readUInt8("Status"))
                 return .authenticationComplete(status: status, connectionHandle: try r.readUInt16LE("Connection_Handle"))
+            case 0x12:
+                let status = HCIStatus(rawValue: try r.readUInt8("Status"))
+                let address = try BluetoothAddress(parsing: &r)
+                return .roleChange(status: status, address: address, newRole: try r.readUInt8("New_Role"))
             case 0x2C:
                 let status = HCIStatus(rawValue: try r.readUInt8("Status"))
                 return .synchronousConnectionComplete(status: status, connectionHandle: try r.readUInt16LE("Connection_Handle"))

@@ -30,6 +30,8 @@ extension SessionAnalyzer {
             for i in pendingCreates.indices { pendingCreates[i].cancelRequested = true }
         case .disconnect(let disconnect):
             live[.hci(adapter: record.adapter, handle: disconnect.connectionHandle)]?.disconnectRequested = true
+        case .raw:
+            classicCommand(command)
         default:
             break
         }

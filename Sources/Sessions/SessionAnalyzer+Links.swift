@@ -51,6 +51,14 @@ extension SessionAnalyzer {
         synchronousHandles.insert(handle & 0x0FFF)
     }
 
+    /// A BR/EDR Create Connection or Accept Connection Request: the role the link will start in.
+    mutating func classicCommand(_ command: HCICommandPacket) {
+        guard let request = ClassicConnectionRequest(command) else { return }
+        classicRequests.removeAll { $0.address == request.address }
+        classicRequests.append(request)
+        if classicRequests.count > Self.pendingCommandCap { classicRequests.removeFirst() }
+    }
+
     /// The BR/EDR events that make or name a Classic link.
     mutating func handle(_ event: ClassicLinkEvent, record: CaptureRecord) {
         switch event {
@@ -72,9 +80,11 @@ extension SessionAnalyzer {
             }
             let id = newConnectionID()
             let link = LinkID.hci(adapter: record.adapter, handle: complete.connectionHandle)
+            let requested = classicRequests.firstIndex { $0.address == complete.address }.map { classicRequests.remove(at: $0) }
             var connection = Connection(
                 id: id, deviceID: registry.deviceID(of: slot), link: link, handle: complete.connectionHandle,
-                accessAddress: nil, peerAddress: complete.address, peerAddressType: .publicDevice, role: .unknown,
+                accessAddress: nil, peerAddress: complete.address, peerAddressType: .publicDevice,
+                role: requested.map { $0.role == 0x00 ? .central : .peripheral } ?? .unknown,
                 createUs: nil, startUs: record.timestampUs, startRecord: record.index, endUs: nil, endRecord: nil,
                 disconnectReason: nil, initiator: nil, completeEvent: "Connection Complete", parameters: [], mtu: 23,
                 dataLength: nil, phy: nil, encrypted: complete.encryptionEnabled != 0, lastActivityUs: record.timestampUs,
@@ -93,6 +103,11 @@ extension SessionAnalyzer {
             registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs)
         case .synchronousConnectionComplete(let status, let handle):
             if status.isSuccess { synchronousHandles.insert(handle) }
+        case .roleChange(let status, let address, let newRole):
+            guard status.isSuccess else { return }
+            for conn in live.all.values where conn.connection.transport == .brEdr && conn.connection.peerAddress == address {
+                conn.connection.role = newRole == 0x00 ? .central : .peripheral
+            }
         case .authenticationComplete(let status, let handle):
             // Authenticated, the link was up: one the capture did not see begin is a connection.
             if status.isSuccess { linkWithoutCompletion(handle: handle, record: record) }

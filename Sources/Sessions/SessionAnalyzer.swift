@@ -114,6 +114,8 @@ public struct SessionAnalyzer {
     var transactionListingCapped = false
     /// Live SCO/eSCO and CIS handles, whose Disconnection Complete ends no connection.
     var synchronousHandles: Set<UInt16> = []
+    /// BR/EDR connections the host created or accepted, awaiting their Connection Complete.
+    var classicRequests: [ClassicConnectionRequest] = []
 
     public init(options: SessionOptions = SessionOptions()) { self.options = options }
 

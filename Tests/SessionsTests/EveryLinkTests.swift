@@ -88,6 +88,7 @@ struct EveryLinkTests {
         let handle: UInt16 = 0x000B
         s.classicConnectionComplete(handle: handle, peer: Self.peer)
         s.remoteNameRequestComplete(peer: Self.peer, name: "Watch")
+        s.event(0x12, [0x00] + Self.peer.wire + [0x01])                              // Role Change: peripheral
         s.openClassicChannel(handle: handle, psm: 0x001F, local: 0x0040, remote: 0x0071, identifier: 1)
         s.l2cap(handle: handle, .sent, cid: 0x0071, [0x0A, 0x03, 0x00])              // Read Request 0x0003
         s.l2cap(handle: handle, .received, cid: 0x0040, [0x0B, 0x64])                // Read Response
@@ -99,7 +100,7 @@ struct EveryLinkTests {
         let report = analyze(s.records).report
         #expect(report.connections.count == 1)
         let c = report.connections[0]
-        #expect(c.transport == .brEdr && !c.startedBeforeCapture && c.peerAddress == Self.peer)
+        #expect(c.transport == .brEdr && !c.startedBeforeCapture && c.peerAddress == Self.peer && c.role == .peripheral)
         #expect(c.bearers == [ATTBearer(kind: .attBREDR, psm: 0x001F, localCID: 0x0040, remoteCID: 0x0071)])
         #expect(c.transactions.map(\.opcode) == [.readRequest, .handleValueIndication, .writeRequest])
         #expect(c.transactions.map(\.outcome) == [.ok, .ok, .error])
@@ -136,6 +137,8 @@ struct EveryLinkTests {
     @Test func classicLinkWithRFCOMMIsSummarised() {
         var s = HCIScenario()
         let handle: UInt16 = 0x002A
+        s.command(0x0405, Self.peer.wire + [0x18, 0xCC, 0x01, 0x00, 0x00, 0x00, 0x01])   // Create Connection
+        s.commandStatus(0x0405)
         s.classicConnectionComplete(handle: handle, peer: Self.peer)
         s.openClassicChannel(handle: handle, psm: 0x0003, local: 0x0042, remote: 0x0050, identifier: 3)
         for _ in 0..<3 { s.l2cap(handle: handle, .sent, cid: 0x0050, [0x03, 0x3F, 0x01, 0x1C]) }   // SABM-like frames
@@ -146,6 +149,7 @@ struct EveryLinkTests {
         #expect(report.connections.count == 1)
         let c = report.connections[0]
         #expect(c.transport == .brEdr && c.bearers.isEmpty && c.disconnectReason?.rawValue == 0x16)
+        #expect(c.role == .central)
         #expect(c.channels.map(\.psm) == [0x0003, nil])
         #expect(c.channels.map(\.cid) == [0x0042, 0x0077])
         #expect(c.channels.map(\.packets) == [4, 1])

@@ -64,6 +64,8 @@ struct RealLinkTests {
         let report = try analyzeFile(SharedCaptures.path("real/isap_hci_dump.pklg"))
         #expect(report.connections.map(\.transport) == [.brEdr, .brEdr])
         #expect(report.connections.map(\.handle) == [0x002A, 0x002A])
+        // The host accepted both, asking to remain the peripheral (Accept Connection Request role 0x01).
+        #expect(report.connections.map(\.role) == [.peripheral, .peripheral])
         #expect(report.connections[0].disconnectReason?.rawValue == 0x16 && report.connections[0].endRecord == 90)
         #expect(report.connections[1].dangling)
         #expect(report.stats.channelsNotAnalysed.map(\.psm) == [0x0001, 0x0003])
