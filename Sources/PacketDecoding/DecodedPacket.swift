@@ -122,6 +122,18 @@ public struct L2CAPPDU: Sendable {
     public var direction: Direction
     public var frame: L2CAPFrame
     public var content: L2CAPContent
+    /// The channel's PSM and the CIDs of both ends, for PDUs on dynamic channels
+    /// (`L2CAPChannelTable`); all 0 on fixed channels.
+    public var channel = ChannelEnds.fixed
+
+    public init(link: LinkID, direction: Direction, frame: L2CAPFrame, content: L2CAPContent,
+                channel: ChannelEnds = .fixed) {
+        self.link = link
+        self.direction = direction
+        self.frame = frame
+        self.content = content
+        self.channel = channel
+    }
 }
 
 /// What an L2CAP PDU carries, by channel (Core v5.4 Vol 3 Part A §2.1).

@@ -53,6 +53,11 @@ public struct L2CAPPDUs: RandomAccessCollection, Sendable {
         }
     }
 
+    /// Changes the last PDU in place (the channel table's decoding of a dynamic channel).
+    mutating func updateLast(_ body: (inout L2CAPPDU) -> Void) {
+        if count == 1 { body(&head) } else if count > 1 { body(&rest[rest.count - 1]) }
+    }
+
     private static func isPlaceholder(_ content: L2CAPContent) -> Bool {
         if case .other(error: nil) = content { true } else { false }
     }

@@ -11,6 +11,7 @@ public struct PacketDecoder: Sendable {
     private var reassembler = L2CAPReassembler()
     private var advertising = ExtendedAdvertisingAssembler()
     private var linkLayer = LinkLayerTracker()
+    private var channels = L2CAPChannelTable()
 
     public init() {}
 
@@ -176,6 +177,8 @@ public struct PacketDecoder: Sendable {
 
     /// A partial PDU cannot complete once its link is gone (Vol 3 Part A §7.2).
     private mutating func flush(connection: UInt32, adapter: UInt16?, in packet: inout DecodedPacket) {
+        channels.removeLink(adapter == nil && packet.isAir ? .air(accessAddress: connection)
+                            : .hci(adapter: adapter, handle: UInt16(truncatingIfNeeded: connection)))
         for code: UInt8 in 0...2 {
             let key = FragmentStreamKey(adapter: adapter, connection: connection, direction: code)
             if let event = reassembler.flush(key: key), let issue = describe(event) {
@@ -212,8 +215,10 @@ public struct PacketDecoder: Sendable {
         switch reassembler.singleFragmentFrame(key: key, isStart: isStart, fragment: fragment, recordIndex: recordIndex,
                                                timestampUs: timestampUs, truncatedBy: truncatedBy) {
         case .frame(let frame):
+            let cid = frame.channelID.rawValue
             packet.l2cap.append(L2CAPPDU(link: link, direction: direction, frame: frame, content: .other(error: nil)))
             packet.l2cap.decodeLastContent()
+            if Self.followsChannels(cid) { followChannels(in: &packet) }
         case .notWhole(let fragment):
             let step = reassembler.step(key: key, isStart: isStart, fragment: fragment, recordIndex: recordIndex,
                                         timestampUs: timestampUs, truncatedBy: truncatedBy)
@@ -221,18 +226,40 @@ public struct PacketDecoder: Sendable {
         }
     }
 
-    private func collect(_ step: ReassemblyStep, link: LinkID, direction: Direction, in packet: inout DecodedPacket) {
+    private mutating func collect(_ step: ReassemblyStep, link: LinkID, direction: Direction, in packet: inout DecodedPacket) {
         if let interrupted = step.interrupted { collect(interrupted, link: link, direction: direction, in: &packet) }
         if let outcome = step.outcome { collect(outcome, link: link, direction: direction, in: &packet) }
     }
 
-    private func collect(_ event: ReassemblyEvent, link: LinkID, direction: Direction, in packet: inout DecodedPacket) {
+    private mutating func collect(_ event: ReassemblyEvent, link: LinkID, direction: Direction, in packet: inout DecodedPacket) {
         if case .complete(let frame) = event {
+            let cid = frame.channelID.rawValue
             packet.l2cap.append(L2CAPPDU(link: link, direction: direction, frame: frame, content: .other(error: nil)))
             packet.l2cap.decodeLastContent()
+            if Self.followsChannels(cid) { followChannels(in: &packet) }
         } else if let issue = describe(event) {
             packet.issues.append(issue)
         }
+    }
+
+    /// Signalling (BR/EDR 0x0001, LE 0x0005) and dynamic channels go to the channel table; the
+    /// fixed channels, nearly all of the traffic, only compare their CID.
+    @inline(__always)
+    static func followsChannels(_ cid: UInt16) -> Bool { cid >= 0x0040 || cid == 0x0001 || cid == 0x0005 }
+
+    /// The last PDU of `packet`, on a signalling or dynamic channel: signalling opens and closes
+    /// channels in the table; a dynamic channel's PDU gets its PSM, and its ATT decoded where the
+    /// channel carries ATT.
+    private mutating func followChannels(in packet: inout DecodedPacket) {
+        var issues: [PacketIssue] = []
+        packet.l2cap.updateLast { pdu in
+            if case .signalling(let signalling) = pdu.content {
+                channels.learn(signalling, link: pdu.link, direction: pdu.direction)
+            } else if pdu.frame.channelID.rawValue >= 0x0040 {
+                channels.decode(&pdu, issues: &issues)
+            }
+        }
+        packet.issues += issues
     }
 
     /// Decodes an L2CAP payload by its channel (Vol 3 Part A §2.1 fixed channels), reading the

@@ -98,7 +98,7 @@ public struct VendorCommandEvent: Sendable {
     public enum Outcome: String, Sendable {
         case ok, failed, noResponse = "no-response", crcMismatch = "crc-mismatch", malformed, unsolicited
 
-        /// The failure a command with this outcome is (report-contract.md), nil when it went well.
+        /// The failure a command with this outcome is (docs/report.md), nil when it went well.
         public var failureKind: FailureKind? {
             switch self {
             case .ok, .unsolicited: nil

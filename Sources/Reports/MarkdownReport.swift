@@ -69,12 +69,19 @@ public enum MarkdownReport {
 
         lines += ["", "## Connections per device"]
         let byDevice = Dictionary(grouping: report.connections) { $0.deviceID ?? "" }
-        for entry in report.devices where byDevice[entry.id] != nil {
-            let addresses = entry.addresses.map { "\($0.address) (\($0.type.rawValue))" }.joined(separator: ", ")
-            lines += ["", "### " + device(entry.id) + " — " + MarkdownText.escape(addresses), ""]
+        // Links whose peer the capture never named (begun before it) are listed after the devices.
+        let known = Set(report.devices.map(\.id))
+        let unnamed = report.connections.filter { $0.deviceID.map { !known.contains($0) } ?? true }
+        let sections = report.devices.filter { byDevice[$0.id] != nil }.map { entry in
+            ("### " + device(entry.id) + " — "
+                + MarkdownText.escape(entry.addresses.map { "\($0.address) (\($0.type.rawValue))" }.joined(separator: ", ")),
+             byDevice[entry.id] ?? [])
+        } + (unnamed.isEmpty ? [] : [("### Links with no known peer", unnamed)])
+        for (title, connections) in sections {
+            lines += ["", title, ""]
             lines += ["| Connection | Start | Duration | MTU | Interval | ATT transactions | Not ok | End |",
                       "| --- | --- | --- | --- | --- | --- | --- | --- |"]
-            for connection in byDevice[entry.id] ?? [] {
+            for connection in connections {
                 let totals = connection.transactionTotals.byKey.values
                 let count = totals.reduce(0) { $0 + $1.count }
                 let failed = totals.reduce(0) { $0 + $1.errors + $1.unanswered }
@@ -82,7 +89,9 @@ public enum MarkdownReport {
                     : connection.disconnectReason.map { "\($0.name) (\(Hex.code($0.rawValue)))" } ?? "ended"
                 let duration = TimelineFormat.duration((connection.endUs ?? connection.lastActivityUs) - connection.startUs)
                 let interval = connection.parameters.last.map { TimelineFormat.duration(Int64($0.intervalUs)) } ?? "—"
-                lines.append("| \(connection.id) | \(at(connection.startUs)) | \(duration) | \(connection.mtu) | \(interval) "
+                let start = at(connection.startUs) + (connection.startedBeforeCapture ? " (connected before the capture)" : "")
+                    + (connection.transport == .brEdr ? ", BR/EDR" : "")
+                lines.append("| \(connection.id) | \(start) | \(duration) | \(connection.mtu) | \(interval) "
                              + "| \(count) | \(failed) | " + MarkdownText.escape(end) + " |")
             }
         }

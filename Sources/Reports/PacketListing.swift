@@ -132,10 +132,15 @@ public struct PacketListing {
     }
 
     static func l2capFields(_ pdu: L2CAPPDU) -> [Field] {
-        [.code("cid", pdu.frame.channelID.rawValue, width: 4, label: pdu.frame.channelID.name),
-         .int("length", pdu.frame.payload.count),
-         .int("fragments", pdu.frame.fragmentCount),
-         .int("firstRecord", pdu.frame.firstRecordIndex)]
+        var fields: [Field] = [.code("cid", pdu.frame.channelID.rawValue, width: 4, label: pdu.frame.channelID.name),
+                               .int("length", pdu.frame.payload.count),
+                               .int("fragments", pdu.frame.fragmentCount),
+                               .int("firstRecord", pdu.frame.firstRecordIndex)]
+        // A dynamic channel whose opening the capture showed: what it was opened for.
+        if pdu.channel.psm != 0 {
+            fields.append(.code("psm", pdu.channel.psm, width: 4, label: PSM(rawValue: pdu.channel.psm).name))
+        }
+        return fields
     }
 
     public static func kindName(_ kind: RecordKind) -> String {

@@ -63,7 +63,10 @@ public enum PacketSummary {
         case .smp(let smp): return smp.summary
         case .signalling(let signalling): return signalling.summary
         case .other:
-            return "L2CAP \(pdu.frame.channelID.name) \(pdu.frame.payload.count) bytes"
+            // A dynamic channel whose opening was captured is named by what it was opened for.
+            let channel = pdu.channel.psm == 0 ? pdu.frame.channelID.name
+                : "\(PSM(rawValue: pdu.channel.psm).name) (CID \(Hex.code(pdu.frame.channelID.rawValue, width: 4)))"
+            return "L2CAP \(channel) \(pdu.frame.payload.count) bytes"
         }
     }
 

@@ -2,11 +2,12 @@ import AssignedNumbers
 import ATT
 import BLEBase
 import CaptureFormats
+import L2CAP
 import PacketDecoding
 import Sessions
 import VendorDecoding
 
-/// The JSON report of ../shared/docs/report-contract.md (schema: docs/report.schema.json).
+/// The JSON report of docs/report.md (schema: docs/report.schema.json).
 public enum ReportJSON {
     public static let schemaVersion = 1
 
@@ -42,7 +43,9 @@ public enum ReportJSON {
         w.key("connections")
         w.beginArray()
         ParallelJSON.writeElements(report.connections, into: &w, parallel: parallel, afterEach: flushIfFull) { connection, w in
-            self.connection(connection, gattJSON: connection.deviceID.flatMap { gattJSONByDevice[$0] } ?? noGATT, into: &w)
+            let gatt = connection.gatt.isEmpty ? connection.deviceID.flatMap { gattJSONByDevice[$0] } ?? noGATT
+                : gattJSON(connection.gatt)
+            self.connection(connection, gattJSON: gatt, into: &w)
         }
         w.endArray()
         w.key("connectionAttempts")
@@ -149,6 +152,16 @@ public enum ReportJSON {
         w.field("badCrcPackets", stats.badCRCPackets)
         w.field("undecodableRadioPackets", stats.undecodableRadioPackets)
         w.field("maxConcurrentConnections", stats.maxConcurrentConnections)
+        w.field("records", stats.records)
+        w.field("scoPackets", stats.scoPackets)
+        w.field("isoPackets", stats.isoPackets)
+        w.field("otherRecords", stats.otherRecords)
+        w.field("undecodableRecords", stats.undecodableRecords)
+        w.key("channelsNotAnalysed")
+        w.beginArray()
+        for use in stats.channelsNotAnalysed { channelUse(use, into: &w) }
+        w.endArray()
+        w.field("l2capWithoutConnection", stats.l2capWithoutConnection)
         w.key("failuresByKind")
         w.beginObject()
         for (kind, count) in stats.failuresByKind.sorted(by: { $0.key < $1.key }) { w.dynamicKey(kind.rawValue); w.int(count) }
@@ -170,6 +183,20 @@ public enum ReportJSON {
         w.beginObject()
         for (kind, count) in stats.issues.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { w.dynamicKey(kind.rawValue); w.int(count) }
         w.endObject()
+        w.endObject()
+    }
+
+    /// One channel not analysed: `psm` (null when the capture lacks the channel's opening), its
+    /// name, the CID, packets, bytes and first and last time.
+    static func channelUse(_ use: ChannelUse, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("psm", optional: use.psm)
+        w.field("name", use.psm.map { PSM(rawValue: $0).name } ?? ChannelID(rawValue: use.cid).name)
+        w.field("cid", use.cid)
+        w.field("packets", use.packets)
+        w.field("bytes", use.bytes)
+        w.field("firstUs", use.firstUs)
+        w.field("lastUs", use.lastUs)
         w.endObject()
     }
 
@@ -268,6 +295,8 @@ public enum ReportJSON {
         w.field("peerAddress", optional: c.peerAddress?.description)
         w.field("peerAddressType", optional: c.peerAddressType?.description)
         w.field("role", c.role.rawValue)
+        w.field("transport", c.transport.rawValue)
+        w.field("startedBeforeCapture", c.startedBeforeCapture)
         w.field("completeEvent", c.completeEvent)
         time("create", "createUs", c.createUs, into: &w)
         time("start", "startUs", c.startUs, into: &w)
@@ -309,6 +338,21 @@ public enum ReportJSON {
         w.field("encrypted", c.encrypted)
         w.field("encryptedSinceUs", optional: c.security.encryptedSinceUs)
         security(c.security, into: &w)
+        w.key("bearers")
+        w.beginArray()
+        for bearer in c.bearers {
+            w.beginObject()
+            w.field("kind", bearer.kind.rawValue)
+            w.field("psm", optional: bearer.psm)
+            w.field("localCid", bearer.localCID)
+            w.field("remoteCid", bearer.remoteCID)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("channels")
+        w.beginArray()
+        for use in c.channels { channelUse(use, into: &w) }
+        w.endArray()
         w.key("discovery")
         if let discovery = c.discovery {
             w.beginObject(); w.field("startUs", discovery.startUs); w.field("endUs", discovery.endUs); w.endObject()

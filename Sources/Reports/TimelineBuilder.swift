@@ -1,6 +1,7 @@
 import ATT
 import BLEBase
 import HCI
+import L2CAP
 import Sessions
 
 extension Timeline {
@@ -58,7 +59,7 @@ public struct TimelineBuilder {
         }
         for (index, connection) in report.connections.enumerated() {
             place(index, device: connection.deviceID, in: &connections) { [lostLinks] in
-                Timeline.connectionEvents(connection, gatt: [], lost: lostLinks.contains(connection.id))
+                Timeline.connectionEvents(connection, gatt: connection.gatt, lost: lostLinks.contains(connection.id))
             }
         }
         // A background attempt cancelled after a long wait is told by its warning.
@@ -256,7 +257,10 @@ extension Timeline {
         let id = connection.id
         var events: [TimelineEvent] = []
         var text: String
-        if case .air = connection.link {
+        if connection.startedBeforeCapture {
+            text = "connected before the capture"
+            if connection.role != .unknown { text += " as \(connection.role.rawValue)" }
+        } else if case .air = connection.link {
             // On air there is no local side: CONNECT_IND names the central (InitA) and the
             // peripheral (AdvA, the device this timeline is about).
             text = airParties(connection)
@@ -266,6 +270,7 @@ extension Timeline {
         } else {
             text = "connected as \(connection.role.rawValue)"
         }
+        if connection.transport == .brEdr { text += " over BR/EDR" }
         if let handle = connection.handle { text += ", handle \(Hex.code(handle, width: 4))" }
         if let access = connection.accessAddress { text += ", access address \(Hex.code(access, width: 8))" }
         if case .hci = connection.link, let create = connection.createUs {
@@ -305,6 +310,11 @@ extension Timeline {
         }
         let spanEnd = connection.endUs ?? connection.lastActivityUs
         events += traffic(connection, gatt: gatt, at: spanEnd)
+        for use in connection.channels {
+            events.append(TimelineEvent(kind: .traffic, timeUs: use.firstUs, endUs: use.lastUs, connectionID: id,
+                                        text: channelText(use) + ": \(use.packets) L2CAP PDU\(use.packets == 1 ? "" : "s"), "
+                                            + "\(use.bytes) bytes, not analysed"))
+        }
         if let end = connection.endUs, !lost {
             var text = "disconnected after " + TimelineFormat.duration(end - connection.startUs)
             if let reason = connection.disconnectReason { text += ": \(reason.name) (\(Hex.code(reason.rawValue)))" }
@@ -364,6 +374,13 @@ extension Timeline {
                                         records: change.record.map { [$0] } ?? []))
         }
         return events
+    }
+
+    /// `RFCOMM (PSM 0x0003)`, or `CID 0x0077 (opening not captured)`.
+    static func channelText(_ use: ChannelUse) -> String {
+        if let psm = use.psm { return "\(PSM(rawValue: psm).name) (PSM \(Hex.code(psm, width: 4)))" }
+        return use.cid < 0x0040 ? ChannelID(rawValue: use.cid).name
+            : "CID \(Hex.code(use.cid, width: 4)) (its opening not captured)"
     }
 
     /// `interval 30 ms, latency 0, timeout 4 s`.

@@ -178,6 +178,7 @@ public struct TimelineText {
             + (report.failures.count < failures
                ? " (\(report.failures.count) listed: past \(SessionAnalyzer.failuresListedPerKind) of a kind, only counted)" : "")
             + noticeSummary(report)
+            + notAnalysed(report.stats)
     }
 
     /// `; 2 warnings (dangling-connection 1, …), 5 info (-v shows them)`.
@@ -194,6 +195,22 @@ public struct TimelineText {
         }
         if info > 0 { text += "; \(info) info" + (verbose ? "" : " (-v shows them)") }
         return text
+    }
+
+    /// `; not analysed: 16 L2CAP PDUs (SDP 8, RFCOMM 8)…`: what part of the capture was only
+    /// counted, and why; empty when everything was analysed.
+    func notAnalysed(_ stats: CaptureStatistics) -> String {
+        var parts: [String] = []
+        let channels = stats.channelsNotAnalysed
+        if !channels.isEmpty {
+            let total = channels.reduce(0) { $0 + $1.packets }
+            parts.append("\(total) L2CAP PDU\(total == 1 ? "" : "s") on channels bledecode does not decode ("
+                         + channels.map { "\(Timeline.channelText($0)) \($0.packets)" }.joined(separator: ", ") + ")")
+        }
+        if stats.l2capWithoutConnection > 0 { parts.append("\(stats.l2capWithoutConnection) L2CAP PDU(s) on links with no connection") }
+        if stats.scoPackets + stats.isoPackets > 0 { parts.append("\(stats.scoPackets + stats.isoPackets) audio (SCO/ISO) packet(s)") }
+        if stats.undecodableRecords > 0 { parts.append("\(stats.undecodableRecords) record(s) that did not decode") }
+        return parts.isEmpty ? "" : "; not analysed: " + parts.joined(separator: ", ")
     }
 }
 

@@ -158,6 +158,13 @@ struct DeviceRegistry {
         return trimmed.isEmpty ? nil : String(trimmed)
     }
 
+    /// A name the capture gave for an address outside its advertising (Remote Name Request
+    /// Complete, Extended Inquiry Result).
+    mutating func sawName(_ name: String, slot: Int) {
+        guard let name = Self.withoutPadding(name) else { return }
+        Self.append(String(name.prefix(248)), to: &states[slot].names)
+    }
+
     mutating func sawConnection(slot: Int, id: String, timeUs: Int64) {
         Self.append(id, to: &states[slot].connectionIDs)
         states[slot].firstSeenUs = min(states[slot].firstSeenUs ?? timeUs, timeUs)

@@ -1,6 +1,6 @@
 import BLEBase
 
-/// What went wrong, in the report contract's words (../shared/docs/report-contract.md).
+/// What went wrong, in the report contract's words (docs/report.md, docs/failures.md).
 public struct FailureKind: RawRepresentable, Hashable, Sendable, Comparable {
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }

@@ -8,10 +8,11 @@ final class LiveConnection {
     var connection: Connection
     /// The n of its id "Cn": a key the layer above compares without hashing a string.
     let number: Int
-    let slot: Int?
-    /// Outstanding client requests, and apart from them outstanding server indications: two
-    /// flows per direction (Core v5.4 Vol 3 Part F §3.3.2: one request and one indication may
-    /// be outstanding at once).
+    /// The peer's address slot; nil until a link the capture did not see begin reveals it.
+    var slot: Int?
+    /// Outstanding client requests, and apart from them outstanding server indications, on the
+    /// fixed ATT channel: two flows per direction (Core v5.4 Vol 3 Part F §3.3.2: one request and
+    /// one indication may be outstanding at once). Other bearers' are in `bearerPending`.
     var pending = PendingRequests()
     var pendingIndications = PendingRequests()
     var securityState = SecurityState()
@@ -42,10 +43,66 @@ final class LiveConnection {
     private var valueCounts = FewKeys<ValueCountKey, Int>()
     private var transactionTotals = FewKeys<TransactionTotals.Key, TransactionTotals.Aggregate>()
 
+    /// The outstanding requests and indications of each ATT bearer other than the fixed channel
+    /// (`pending`, `pendingIndications`), by the bearer's local CID: each bearer has its own
+    /// one-at-a-time rules (Core v5.4 Vol 3 Part F §3.2.11, §3.3.2).
+    var bearerPending: [(cid: UInt16, requests: PendingRequests, indications: PendingRequests)] = []
+    /// What discovery taught on a link with no known peer (`slot` nil).
+    var ownGATT = GATTDatabase()
+    /// Whether the fixed ATT channel has carried ATT yet (it is listed in `bearers` once).
+    var fixedBearerSeen = false
+
     init(connection: Connection, number: Int, slot: Int?) {
         self.connection = connection
         self.number = number
         self.slot = slot
+    }
+
+    /// The opcode of the outstanding request (or indication) of `direction` on the bearer whose
+    /// local CID is `cid` (0: the fixed channel), read in place.
+    func pendingOpcode(_ direction: Direction, bearer cid: UInt16, indication: Bool) -> ATTOpcode? {
+        if cid == 0 { return indication ? pendingIndications.opcode(direction) : pending.opcode(direction) }
+        guard let i = bearerPending.firstIndex(where: { $0.cid == cid }) else { return nil }
+        return indication ? bearerPending[i].indications.opcode(direction) : bearerPending[i].requests.opcode(direction)
+    }
+
+    func peekPending(_ direction: Direction, bearer cid: UInt16, indication: Bool) -> PendingRequest? {
+        if cid == 0 { return indication ? pendingIndications[direction] : pending[direction] }
+        guard let i = bearerPending.firstIndex(where: { $0.cid == cid }) else { return nil }
+        return indication ? bearerPending[i].indications[direction] : bearerPending[i].requests[direction]
+    }
+
+    func takePending(_ direction: Direction, bearer cid: UInt16, indication: Bool) -> PendingRequest? {
+        if cid == 0 { return indication ? pendingIndications.remove(direction) : pending.remove(direction) }
+        guard let i = bearerPending.firstIndex(where: { $0.cid == cid }) else { return nil }
+        return indication ? bearerPending[i].indications.remove(direction) : bearerPending[i].requests.remove(direction)
+    }
+
+    func setPending(_ request: PendingRequest, _ direction: Direction, bearer cid: UInt16, indication: Bool) {
+        if cid == 0 {
+            if indication { pendingIndications[direction] = request } else { pending[direction] = request }
+            return
+        }
+        let i = bearerPending.firstIndex(where: { $0.cid == cid }) ?? {
+            bearerPending.append((cid, PendingRequests(), PendingRequests()))
+            return bearerPending.count - 1
+        }()
+        if indication { bearerPending[i].indications[direction] = request } else { bearerPending[i].requests[direction] = request }
+    }
+
+    /// The local CIDs of the bearers with outstanding requests or indications (0: the fixed channel).
+    var pendingBearers: [UInt16] { [0] + bearerPending.map(\.cid) }
+
+    /// Counts a PDU on a channel not analysed (a handful per link, searched in order).
+    func countChannel(psm: UInt16?, cid: UInt16, bytes: Int, timeUs: Int64) {
+        if let i = connection.channels.firstIndex(where: { $0.psm == psm && $0.cid == cid }) {
+            connection.channels[i].packets += 1
+            connection.channels[i].bytes += bytes
+            connection.channels[i].lastUs = timeUs
+        } else {
+            connection.channels.append(ChannelUse(psm: psm, cid: cid, packets: 1, bytes: bytes, firstUs: timeUs,
+                                                  lastUs: timeUs))
+        }
     }
 
     func countValue(opcode: UInt8, handle: UInt16) {
@@ -57,16 +114,19 @@ final class LiveConnection {
         transactionTotals.update(key, default: TransactionTotals.Aggregate(), body)
     }
 
-    /// Every outstanding request and indication, oldest first (for a link that ends).
+    /// Every bearer's outstanding requests and indications, oldest first (for a link that ends);
+    /// `removeAllPending` empties them.
     var allPending: [PendingRequest] {
         let indications = pendingIndications.byRequestTime
-        guard !indications.isEmpty else { return pending.byRequestTime }
-        return (pending.byRequestTime + indications).sorted { $0.transaction.requestUs < $1.transaction.requestUs }
+        if indications.isEmpty && bearerPending.isEmpty { return pending.byRequestTime }
+        let others = bearerPending.flatMap { $0.requests.byRequestTime + $0.indications.byRequestTime }
+        return (pending.byRequestTime + indications + others).sorted { $0.transaction.requestUs < $1.transaction.requestUs }
     }
 
     func removeAllPending() {
         pending.removeAll()
         pendingIndications.removeAll()
+        bearerPending.removeAll()
     }
 
     /// The connection as the report keeps it: its counts complete, its latencies frozen.
@@ -74,6 +134,7 @@ final class LiveConnection {
         valueCounts.move(into: &connection.valueCounts)
         transactionTotals.move(into: &connection.transactionTotals.byKey)
         connection.transactionTotals.freezeLatencies()
+        if connection.deviceID == nil { connection.gatt = ownGATT.sorted }
         return connection
     }
 }
@@ -188,6 +249,12 @@ struct LiveLinks {
     subscript(link: LinkID) -> LiveConnection? {
         guard let index = Self.tableIndex(link) else { return all[link] }
         return byHandle[index]
+    }
+
+    /// Whether `link` is live, read without taking a reference (checked on every ACL packet).
+    func contains(_ link: LinkID) -> Bool {
+        guard let index = Self.tableIndex(link) else { return all[link] != nil }
+        return byHandle[index] != nil
     }
 
     mutating func insert(_ conn: LiveConnection, for link: LinkID) {

@@ -143,8 +143,53 @@ public struct Connection: Sendable {
     /// Pairings and encryption changes on this link, in time order.
     public var security = ConnectionSecurity()
     public var dangling: Bool { endUs == nil }
+    /// `le` or `br-edr`: which link the connection is (LE Connection Complete or CONNECT_IND, or
+    /// the BR/EDR Connection Complete).
+    public var transport: Transport = .le
+    /// Traffic on a link whose completion event the capture lacks: the capture began (or the
+    /// sniffer joined) while it was up; it starts at its first record.
+    public var startedBeforeCapture = false
+    /// The ATT bearers that carried ATT on the link, in the order they were first used.
+    public var bearers: [ATTBearer] = []
+    /// The GATT database learned on a link whose peer the capture never named (a link begun
+    /// before the capture); a known peer's database is its device's (`Device.gatt`).
+    public var gatt: [GATTAttribute] = []
+    /// L2CAP channels whose traffic is not analysed (RFCOMM, SDP, AVDTP…), by PSM, or by CID
+    /// when the capture lacks the channel's opening.
+    public var channels: [ChannelUse] = []
 
     public enum Role: String, Sendable { case central, peripheral, unknown }
+    public enum Transport: String, Sendable { case le, brEdr = "br-edr" }
+}
+
+/// One ATT bearer of a connection (Core v5.4 Vol 3 Part F §3.2.11): the LE fixed channel, an
+/// L2CAP channel for PSM 0x001F on BR/EDR, or an enhanced ATT channel (PSM 0x0027).
+public struct ATTBearer: Sendable, Equatable {
+    public enum Kind: String, Sendable { case attFixed = "att-fixed", attBREDR = "att-br-edr", eatt }
+    public var kind: Kind
+    /// nil on the fixed channel.
+    public var psm: UInt16?
+    public var localCID: UInt16
+    public var remoteCID: UInt16
+
+    public init(kind: Kind, psm: UInt16?, localCID: UInt16, remoteCID: UInt16) {
+        self.kind = kind
+        self.psm = psm
+        self.localCID = localCID
+        self.remoteCID = remoteCID
+    }
+}
+
+/// Traffic on one L2CAP channel that bledecode names but does not decode.
+public struct ChannelUse: Sendable, Equatable {
+    /// nil when the capture lacks the channel's opening (or for a fixed channel).
+    public var psm: UInt16?
+    /// The channel's CID as the capture's side knows it (or the one seen, when its opening is missing).
+    public var cid: UInt16
+    public var packets: Int
+    public var bytes: Int
+    public var firstUs: Int64
+    public var lastUs: Int64
 }
 
 public enum DisconnectInitiator: String, Sendable {
@@ -361,4 +406,15 @@ public struct CaptureStatistics: Sendable {
     public var largestStepBackUs: Int64 = 0
     /// The most connections up at the same time.
     public var maxConcurrentConnections = 0
+    /// SCO and ISO records (audio: counted, not analysed), and records that are neither HCI
+    /// nor air packets (notes, control records, types no decoder reads).
+    public var scoPackets = 0
+    public var isoPackets = 0
+    public var otherRecords = 0
+    /// Records that did not decode at the HCI or link layer (counted in `issues` by kind too).
+    public var undecodableRecords = 0
+    /// L2CAP PDUs on channels not analysed, summed over every connection (`Connection.channels`),
+    /// and PDUs on links no connection was made for.
+    public var channelsNotAnalysed: [ChannelUse] = []
+    public var l2capWithoutConnection = 0
 }

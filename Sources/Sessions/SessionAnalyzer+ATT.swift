@@ -17,16 +17,19 @@ extension SessionAnalyzer {
         switch pdu.content {
         case .att(let att):
             attOpcodeCounts[Int(att.opcode.rawValue)] += 1
-            handleATT(att, link: pdu.link, direction: pdu.direction, record: record, frame: pdu.frame, events: &events)
+            handleATT(att, link: pdu.link, direction: pdu.direction, record: record, frame: pdu.frame,
+                      bearer: pdu.channel, events: &events)
         case .malformedATT(let opcode, _):
             if let opcode { attOpcodeCounts[Int(opcode.rawValue)] += 1 }
         case .smp(let smp):
             handleSMP(smp, link: pdu.link, direction: pdu.direction, record: record)
             if case .identityAddressInformation(let type, let address) = smp.parameters, let conn = live[pdu.link] {
-                identityAddress(address, type: type, sentOn: pdu.direction, conn)
+                identityAddress(address, type: type, sentOn: pdu.direction, conn, at: record.timestampUs)
             }
-        default:
-            break
+        case .signalling:
+            if let conn = live[pdu.link], conn.connection.startedBeforeCapture { learnLink(of: conn, from: pdu) }
+        case .other:
+            notAnalysed(pdu, record: record)
         }
     }
 
@@ -35,12 +38,18 @@ extension SessionAnalyzer {
     /// RPAs and this address one device; the central's, on air, is the central's own device;
     /// the one the local host sent is the local adapter's, no device of the capture.
     mutating func identityAddress(_ address: BluetoothAddress, type: AddressType, sentOn direction: Direction,
-                                  _ conn: LiveConnection) {
+                                  _ conn: LiveConnection, at timeUs: Int64) {
         let identity = DeviceIdentity(value: address.description, source: "smp-identity-address")
         switch direction {
         case .received, .peripheralToCentral:
-            guard let slot = conn.slot else { return }
-            registry.merge(slot, registry.slot(address, type: type))
+            let identitySlot = registry.slot(address, type: type)
+            guard let slot = conn.slot else {
+                // A link the capture did not see begin learns its peer from the address it distributed.
+                identify(conn, slot: identitySlot, timeUs: timeUs)
+                registry.assign(identity, to: identitySlot)
+                return
+            }
+            registry.merge(slot, identitySlot)
             registry.assign(identity, to: slot)
         case .centralToPeripheral:
             let centralSlot = conn.connection.centralAddress.map {
@@ -54,13 +63,49 @@ extension SessionAnalyzer {
         }
     }
 
+    /// A PDU on a channel bledecode does not decode, summarised by PSM (by CID when the capture
+    /// lacks the channel's opening) on its connection: counted, never dropped silently.
+    mutating func notAnalysed(_ pdu: borrowing L2CAPPDU, record: CaptureRecord) {
+        let cid = pdu.frame.channelID.rawValue
+        guard let conn = live[pdu.link] else {
+            stats.l2capWithoutConnection += 1
+            return
+        }
+        conn.connection.lastActivityUs = record.timestampUs
+        // A K-frame carrying part of an ATT SDU is counted with the ATT PDU it completes.
+        if pdu.channel.sduSegment && pdu.channel.psm == PSM.eatt.rawValue { return }
+        let known = pdu.channel.psm != 0
+        let local = pdu.channel.localCID != 0 ? pdu.channel.localCID : cid
+        conn.countChannel(psm: known ? pdu.channel.psm : nil, cid: cid < 0x0040 ? cid : local,
+                          bytes: pdu.frame.body.remaining, timeUs: record.timestampUs)
+    }
+
+    /// The bearer an ATT PDU came on, listed on its connection when first used; its key for
+    /// the outstanding requests (0: the fixed channel).
+    func bearerKey(_ channel: ChannelEnds, in conn: LiveConnection) -> UInt16 {
+        if channel.psm == 0 {
+            if !conn.fixedBearerSeen {
+                conn.fixedBearerSeen = true
+                conn.connection.bearers.append(ATTBearer(kind: .attFixed, psm: nil, localCID: 0x0004, remoteCID: 0x0004))
+            }
+            return 0
+        }
+        if !conn.connection.bearers.contains(where: { $0.psm == channel.psm && $0.localCID == channel.localCID }) {
+            conn.connection.bearers.append(ATTBearer(kind: channel.psm == PSM.eatt.rawValue ? .eatt : .attBREDR,
+                                                     psm: channel.psm, localCID: channel.localCID,
+                                                     remoteCID: channel.remoteCID))
+        }
+        return channel.localCID
+    }
+
     /// One ATT PDU of a live link. Inlined into `handleL2CAP`, it reads the PDU where the L2CAP
     /// content holds it: called, it was handed a copy of it (an outlined copy of the parameters
     /// per ATT PDU).
     @inline(__always)
     mutating func handleATT(_ att: ATTPDU, link: LinkID, direction: Direction, record: CaptureRecord, frame: L2CAPFrame,
-                            events: inout [SessionEvent]) {
+                            bearer channel: ChannelEnds, events: inout [SessionEvent]) {
         guard let conn = live[link] else { return }
+        let bearer = channel.psm == 0 && conn.fixedBearerSeen ? 0 : bearerKey(channel, in: conn)
         let now = record.timestampUs
         conn.connection.lastActivityUs = now
         let opcode = att.opcode
@@ -71,14 +116,14 @@ extension SessionAnalyzer {
         case .request, .indication:
             let indication = opcode.kind == .indication
             // Looked at by opcode first: the request itself is copied only when one is outstanding.
-            if (indication ? conn.pendingIndications.opcode(direction) : conn.pending.opcode(direction)) != nil,
-               let earlier = indication ? conn.pendingIndications[direction] : conn.pending[direction] {
+            if conn.pendingOpcode(direction, bearer: bearer, indication: indication) != nil,
+               let earlier = conn.peekPending(direction, bearer: bearer, indication: indication) {
                 if case .air = link, (Self.peerL2CAPUs(of: direction, in: conn) ?? .min) > earlier.transaction.requestUs
                     || lastBadCRCUs > earlier.transaction.requestUs {
                     // Over the air the sniffer misses packets: the peer sent L2CAP data after the
                     // request that decoded to no answer, or packets were lost to bad CRCs since;
                     // the next request shows the answer came.
-                    if indication { conn.pendingIndications[direction] = nil } else { conn.pending[direction] = nil }
+                    _ = conn.takePending(direction, bearer: bearer, indication: indication)
                     answerNotCaptured(earlier, in: conn, record: record)
                 } else {
                     // A second request (or indication) before the first was answered breaks the
@@ -94,11 +139,7 @@ extension SessionAnalyzer {
                                              errorCode: nil, value: nil)
             if Self.isDiscovery(opcode) { discovering(att, in: conn, now: now) }
             if case .readRequest(let handle) = att.parameters { conn.longValues[handle] = nil }
-            if indication {
-                conn.pendingIndications[direction] = PendingRequest(pdu: att, transaction: transaction)
-            } else {
-                conn.pending[direction] = PendingRequest(pdu: att, transaction: transaction)
-            }
+            conn.setPending(PendingRequest(pdu: att, transaction: transaction), direction, bearer: bearer, indication: indication)
             nextDeadlineUs = min(nextDeadlineUs, now + options.transactionTimeoutUs)
         case .response, .confirmation:
             if opcode == .writeResponse {
@@ -109,9 +150,9 @@ extension SessionAnalyzer {
             // does not answers a request the capture does not hold.
             let other = Self.opposite(direction)
             if opcode.kind == .confirmation {
-                if let pending = conn.pendingIndications.remove(other) { answer(pending, with: att, in: conn, record: record) }
-            } else if let request = conn.pending.opcode(other), Self.fits(att, request: request),
-                      let pending = conn.pending.remove(other) {
+                if let pending = conn.takePending(other, bearer: bearer, indication: true) { answer(pending, with: att, in: conn, record: record) }
+            } else if let request = conn.pendingOpcode(other, bearer: bearer, indication: false), Self.fits(att, request: request),
+                      let pending = conn.takePending(other, bearer: bearer, indication: false) {
                 answer(pending, with: att, in: conn, record: record)
             }
         case .command, .notification:
@@ -298,7 +339,10 @@ extension SessionAnalyzer {
     }
 
     mutating func learnGATT(request: ATTPDU, response: ATTPDU, in conn: LiveConnection) {
-        guard let slot = conn.slot else { return }
+        guard let slot = conn.slot else {
+            conn.ownGATT.learn(request: request, response: response)
+            return
+        }
         gatt.learn(slot: registry.root(slot), request: request, response: response)
     }
 

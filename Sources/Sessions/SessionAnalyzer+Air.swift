@@ -109,7 +109,7 @@ extension SessionAnalyzer {
                                                    latency: Int(created?.latency ?? 0),
                                                    supervisionTimeoutMs: created?.supervisionTimeoutMs ?? 0))
         }
-        let connection = Connection(
+        var connection = Connection(
             id: id, deviceID: slot.map { registry.deviceID(of: $0) }, link: link, handle: nil, accessAddress: accessAddress,
             peerAddress: created?.advertiser, peerAddressType: created?.advertiserType, role: .unknown,
             createUs: created?.startedUs, startUs: record.timestampUs, startRecord: record.index,
@@ -118,10 +118,11 @@ extension SessionAnalyzer {
             parameters: parameters, mtu: 23, dataLength: nil, phy: nil, encrypted: false,
             lastActivityUs: record.timestampUs, transactions: [], transactionTotals: TransactionTotals(), subscriptions: [],
             crcInit: created?.crcInit, valueCounts: [:], discovery: nil)
-        var air = connection
-        air.centralAddress = created?.initiator
-        air.centralAddressType = created?.initiatorType
-        live.insert(LiveConnection(connection: air, number: connectionCount, slot: slot), for: link)
+        connection.centralAddress = created?.initiator
+        connection.centralAddressType = created?.initiatorType
+        // A sniffer that joined a running connection did not see it begin.
+        connection.startedBeforeCapture = created == nil
+        live.insert(LiveConnection(connection: connection, number: connectionCount, slot: slot), for: link)
         stats.maxConcurrentConnections = max(stats.maxConcurrentConnections, live.count)
         if let slot { registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs) }
     }

@@ -46,6 +46,8 @@ extension SessionAnalyzer {
                 conn.disconnectRequested = true
                 conn.disconnectRequest = (record.timestampUs, record.index)
             }
+        case .raw:
+            classicCommand(command)
         default:
             break
         }
@@ -76,9 +78,12 @@ extension SessionAnalyzer {
             }
         case .disconnectionComplete(let disconnection):
             guard disconnection.status.isSuccess else { return }
+            disconnectionOfUnknownLink(handle: disconnection.connectionHandle, record: record)
             end(.hci(adapter: record.adapter, handle: disconnection.connectionHandle), reason: disconnection.reason,
                 initiator: nil, timeUs: record.timestampUs, record: record.index, events: &events)
         case .encryptionChange(let change):
+            // Encryption changed on a link: one the capture did not see begin is a connection.
+            if change.status.isSuccess { linkWithoutCompletion(handle: change.connectionHandle, record: record) }
             guard let conn = live[.hci(adapter: record.adapter, handle: change.connectionHandle)] else { return }
             let off = change.status.isSuccess && change.encryptionEnabled == 0
             if off { conn.connection.encrypted = false }
@@ -91,6 +96,9 @@ extension SessionAnalyzer {
                               source: "hci", record: record)
         case .leMeta(let meta):
             handle(meta, record: record, joinedAdvertising: joinedAdvertising)
+            if case .raw(let bytes) = meta.body { isochronousLink(subevent: meta.subevent.rawValue, bytes) }
+        case .raw:
+            if let classic = event.classicLink { handle(classic, record: record) }
         default:
             break
         }

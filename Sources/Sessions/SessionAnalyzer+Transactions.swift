@@ -128,27 +128,30 @@ extension SessionAnalyzer {
         if let latencyUs { aggregate.latencies.add(latencyUs) }
     }
 
-    /// Every flow: each direction's requests, then its indications.
+    /// Every flow of a bearer: each direction's requests, then its indications.
     static let flows: [(Direction, Bool)] = PendingRequests.directions.flatMap { [($0, false), ($0, true)] }
 
     /// Requests older than the transaction timeout while the link is up (Vol 3 Part F §3.3.3).
     mutating func expireTransactions(now: Int64, events: inout [SessionEvent]) {
         var next = Int64.max
         for (link, conn) in live.all {
-            for (direction, indication) in Self.flows {
-                guard var pending = indication ? conn.pendingIndications[direction] : conn.pending[direction] else { continue }
-                let deadline = pending.transaction.requestUs + options.transactionTimeoutUs
-                // Over the air, a link the sniffer has not seen alive at the deadline may be gone:
-                // its end decides (no-response), not the ATT timer.
-                if case .air = link, conn.connection.lastActivityUs + Self.supervisionTimeoutUs(conn) < deadline {
-                    continue
-                }
-                if deadline <= now {
-                    if indication { conn.pendingIndications[direction] = nil } else { conn.pending[direction] = nil }
-                    resolve(&pending, in: conn, outcome: .timeout, responseUs: nil, record: nil, response: nil,
-                            now: deadline, why: nil)
-                } else {
-                    next = min(next, deadline)
+            for bearer in conn.pendingBearers {
+                for (direction, indication) in Self.flows {
+                    guard var pending = conn.takePending(direction, bearer: bearer, indication: indication) else { continue }
+                    let deadline = pending.transaction.requestUs + options.transactionTimeoutUs
+                    // Over the air, a link the sniffer has not seen alive at the deadline may be gone:
+                    // its end decides (no-response), not the ATT timer.
+                    if case .air = link, conn.connection.lastActivityUs + Self.supervisionTimeoutUs(conn) < deadline {
+                        conn.setPending(pending, direction, bearer: bearer, indication: indication)
+                        continue
+                    }
+                    if deadline <= now {
+                        resolve(&pending, in: conn, outcome: .timeout, responseUs: nil, record: nil, response: nil,
+                                now: deadline, why: nil)
+                    } else {
+                        conn.setPending(pending, direction, bearer: bearer, indication: indication)
+                        next = min(next, deadline)
+                    }
                 }
             }
         }

@@ -117,6 +117,10 @@ public struct SessionAnalyzer {
     /// Transactions listed so far in the whole capture, and whether one was left out for the cap.
     var transactionsListed = 0
     var transactionListingCapped = false
+    /// Live SCO/eSCO and CIS handles, whose Disconnection Complete ends no connection.
+    var synchronousHandles: Set<UInt16> = []
+    /// BR/EDR connections the host created or accepted, awaiting their Connection Complete.
+    var classicRequests: [ClassicConnectionRequest] = []
 
     public init(options: SessionOptions = SessionOptions()) { self.options = options }
 
@@ -155,10 +159,21 @@ public struct SessionAnalyzer {
         case .event(let event):
             stats.hciEvents += 1
             handle(event, record: packet.record, joinedAdvertising: packet.joinedAdvertising, events: &events)
-        case .acl:
+        case .acl(let acl):
             stats.aclPackets += 1
-        default:
-            break
+            if !live.contains(.hci(adapter: packet.record.adapter, handle: acl.connectionHandle)) {
+                linkWithoutCompletion(handle: acl.connectionHandle, record: packet.record)
+            }
+        case .sco:
+            stats.scoPackets += 1
+        case .iso:
+            stats.isoPackets += 1
+        case .absent:
+            switch packet.record.kind {
+            case .hciCommand, .hciEvent, .aclData, .scoData, .isoData: stats.undecodableRecords += 1
+            case .linkLayer: break
+            case .note, .control, .unknown: stats.otherRecords += 1
+            }
         }
         if packet.isAir, let air = packet.air {
             stats.airPackets += 1

@@ -42,6 +42,24 @@ extension SessionReport {
 }
 
 extension SessionAnalyzer {
+    /// The channels not analysed over all connections: by PSM, or by CID where the PSM is unknown.
+    static func channelTotals(_ connections: [Connection]) -> [ChannelUse] {
+        var totals: [ChannelUse] = []
+        for connection in connections {
+            for use in connection.channels {
+                if let i = totals.firstIndex(where: { $0.psm == use.psm && (use.psm != nil || $0.cid == use.cid) }) {
+                    totals[i].packets += use.packets
+                    totals[i].bytes += use.bytes
+                    totals[i].firstUs = min(totals[i].firstUs, use.firstUs)
+                    totals[i].lastUs = max(totals[i].lastUs, use.lastUs)
+                } else {
+                    totals.append(use)
+                }
+            }
+        }
+        return totals.sorted { ($0.psm ?? 0xFFFF, $0.cid) < ($1.psm ?? 0xFFFF, $1.cid) }
+    }
+
     /// Closes what is still open at the end of the capture and builds the report.
     /// `diagnostics` are the reader's findings about the file (truncation becomes a failure).
     public mutating func finish(diagnostics: [CaptureDiagnostic] = [], pipelineIssues: [PacketIssue] = [])
@@ -101,6 +119,7 @@ extension SessionAnalyzer {
         for i in finished.indices { finished[i].deviceID = finalDeviceID(finished[i].deviceID) }
         // Sorted in place: the report shares the array rather than holding a second copy.
         finished.sort { $0.startUs < $1.startUs }
+        stats.channelsNotAnalysed = Self.channelTotals(finished)
         for i in attempts.indices { attempts[i].deviceID = finalDeviceID(attempts[i].deviceID) }
         for i in failures.indices { failures[i].deviceID = finalDeviceID(failures[i].deviceID) }
         for i in notices.indices { notices[i].deviceID = finalDeviceID(notices[i].deviceID) }

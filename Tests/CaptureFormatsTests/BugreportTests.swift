@@ -124,9 +124,41 @@ enum BugreportFixtures {
                                        ("proto/x.pb", [0, 1, 2])])
         let path = Fixtures.temporaryFile(zip, name: "report.zip")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(throws: CaptureError(file: path, message: "no BTSNOOP_LOG_SUMMARY section in \(path) (searched bugreport-x.txt, version.txt)")) {
+        #expect(throws: CaptureError(file: path, message: "no capture file and no BTSNOOP_LOG_SUMMARY section in \(path) "
+                                     + "(searched bugreport-x.txt, version.txt; it holds 3 entries: bugreport-x.txt, version.txt, proto/x.pb)")) {
             try CaptureFile.open(path)
         }
+    }
+
+    /// A btsnoop log zipped alone is read like the log itself.
+    @Test func zippedBtsnoopLogIsACapture() throws {
+        let zip = BugreportWriter.zip([("btsnoop_hci.log", CaptureWriter.btsnoop(Fixtures.hciRecords))])
+        let path = Fixtures.temporaryFile(zip, name: "log.zip")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try Fixtures.read(path: path)
+        #expect(Fixtures.withoutOffsets(result.records) == Fixtures.withoutOffsets(Fixtures.hciRecords))
+        #expect(result.info.path == "\(path) (btsnoop_hci.log)")
+        // The fixture's cut record, as in the log itself; nothing about the zip.
+        #expect(result.diagnostics.map(\.kind) == [.truncatedRecords])
+    }
+
+    /// A recent Android bug report zip: the full snoop log is a file under FS/ (preferred to the
+    /// text's summary); the first log found is read, the others are named in a warning.
+    @Test func bugreportZipWithSnoopLogFiles() throws {
+        let zip = BugreportWriter.zip([
+            ("bugreport-oriole-2024.txt", BugreportWriter.bugreport(records: Fixtures.hciRecords)),
+            ("FS/data/misc/bluetooth/logs/btsnoop_hci.log", CaptureWriter.btsnoop(Fixtures.hciRecords)),
+            ("FS/data/misc/bluetooth/logs/btsnoop_hci.log.last", CaptureWriter.btsnoop(Array(Fixtures.hciRecords.prefix(2)))),
+            ("FS/data/log/bt/notes.log", Array("not a capture\n".utf8)),
+        ])
+        let path = Fixtures.temporaryFile(zip, name: "bugreport.zip")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try Fixtures.read(path: path)
+        #expect(result.records.count == Fixtures.hciRecords.count)
+        #expect(result.info.path == "\(path) (FS/data/misc/bluetooth/logs/btsnoop_hci.log)")
+        #expect(result.diagnostics.map(\.message) == ["the zip holds 2 captures: read FS/data/misc/bluetooth/logs/btsnoop_hci.log; "
+                                                      + "not read: FS/data/misc/bluetooth/logs/btsnoop_hci.log.last",
+                                                      "1 record(s) were cut by the capturing tool (included length < original length)"])
     }
 
     @Test func gzippedZipIsReadThroughACopy() throws {

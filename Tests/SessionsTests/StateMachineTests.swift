@@ -304,13 +304,22 @@ struct StateMachineTests {
         #expect(report.devices[0].identity == DeviceIdentity(value: identity.description, source: "smp-identity-address"))
     }
 
-    @Test func eventsForUnknownLinksAndStrayResponsesAreIgnored() {
+    /// A link the capture did not see begin is a connection from its first record; a handle
+    /// used again after its Disconnection Complete is a new one. Stray answers stay unmatched.
+    @Test func linksTheCaptureDidNotSeeBeginAreConnections() {
         var s = HCIScenario()
         s.disconnectionComplete(handle: 0x0099, reason: 0x08)
         s.att(handle: 0x0099, .received, [0x0B, 0x01])
         s.commandComplete(0x200B)                            // no command before it
         let report = analyze(s.records).report
-        #expect(report.connections.isEmpty && report.failures.isEmpty)
+        #expect(report.connections.map(\.id) == ["C1", "C2"])
+        #expect(report.connections.allSatisfy { $0.startedBeforeCapture && $0.deviceID == nil && $0.handle == 0x0099 })
+        #expect(report.connections[0].startRecord == 1 && report.connections[0].endRecord == 1)
+        #expect(report.connections[0].disconnectReason?.rawValue == 0x08)
+        #expect(report.connections[1].startRecord == 2 && report.connections[1].dangling)
+        #expect(report.connections[1].transactionTotals.byKey.isEmpty)
+        #expect(report.failures.map(\.kind) == [.linkLost])
+        #expect(report.notices.map(\.kind) == [.danglingConnection])
         #expect(report.stats.attPDUs == [0x0B: 1])
     }
 

@@ -13,10 +13,10 @@ enum AndroidBugreport {
         }
     }
 
-    /// A zip input: the `bugreport-*.txt` entries first, then any other `.txt` entry, until one
-    /// holds a section. `input` is read through a temporary copy when it is not a plain file
-    /// (standard input, gzip).
-    static func open(zip input: BufferedInput, path: String, isFile: Bool, compressed: Bool) throws(CaptureError) -> BugreportReader {
+    /// A zip input: the first capture file it holds (`ZipCaptures.swift`); else the
+    /// `bugreport-*.txt` entries first, then any other `.txt` entry, until one holds a section.
+    /// `input` is read through a temporary copy when it is not a plain file (standard input, gzip).
+    static func open(zip input: BufferedInput, path: String, isFile: Bool, compressed: Bool) throws(CaptureError) -> any RecordReader {
         let archive: ZipArchive
         if isFile {
             archive = try ZipArchive(path: path)
@@ -25,6 +25,7 @@ enum AndroidBugreport {
             defer { spool.remove() }
             archive = try ZipArchive(path: spool.path, name: path)
         }
+        if let capture = try openCapture(in: archive, path: path, compressed: compressed) { return capture }
         let texts = archive.entries.filter { $0.name.hasSuffix(".txt") }
         let candidates = texts.filter { isBugreportName($0.name) } + texts.filter { !isBugreportName($0.name) }
         for entry in candidates {
@@ -36,7 +37,8 @@ enum AndroidBugreport {
             }
         }
         let searched = candidates.isEmpty ? "it has no .txt entry" : "searched \(candidates.map(\.name).joined(separator: ", "))"
-        throw CaptureError(file: path, message: "no BTSNOOP_LOG_SUMMARY section in \(path) (\(searched))")
+        throw CaptureError(file: path, message: "no capture file and no BTSNOOP_LOG_SUMMARY section in \(path) (\(searched); "
+                           + contentsList(archive.entries) + ")")
     }
 
     /// `bugreport-<device>-<build>-<date>.txt`, in any folder of the zip.
