@@ -4,7 +4,7 @@ import BLEBase
 extension HCIEventPacket: FieldDescribable {
     /// `Disconnection Complete handle 0x0040 reason Connection Timeout (0x08)`,
     /// `Command Complete (LE Set Scan Parameters) status Invalid HCI Command Parameters (0x12)`.
-    public var summary: String {
+    package var summary: String {
         let h = { (handle: UInt16) in "handle \(Hex.code(handle, width: 4))" }
         switch body {
         case .disconnectionComplete(let e):
@@ -36,14 +36,14 @@ extension HCIEventPacket: FieldDescribable {
         }
     }
 
-    public var fields: [Field] {
+    package var fields: [Field] {
         [.code("eventCode", code.rawValue, label: code.name), .int("parameterTotalLength", parameterTotalLength)]
             + body.fields
     }
 }
 
 extension HCIEventBody: FieldDescribable {
-    public var fields: [Field] {
+    package var fields: [Field] {
         switch self {
         case .disconnectionComplete(let e):
             return [.status("status", e.status), .handle(e.connectionHandle), .status("reason", e.reason)]

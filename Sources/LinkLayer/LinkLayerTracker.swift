@@ -6,7 +6,7 @@ import BLEBase
 ///
 /// Memory is bounded by live connections: a connection is dropped once silent for
 /// max(4 × supervision timeout, 30 s), and one second after its LL_TERMINATE_IND.
-public struct LinkLayerTracker: Sendable {
+package struct LinkLayerTracker: Sendable {
     struct SideState: Sendable {
         var lastSN: Bool?
         /// The payload of the last packet accepted from this side: a resend repeats it.
@@ -70,10 +70,10 @@ public struct LinkLayerTracker: Sendable {
 
     private var states: [UInt32: ConnectionState] = [:]
 
-    public init() {}
+    package init() {}
 
     /// The live connections by access address (confirmed ones: announced or answered).
-    public var connections: [UInt32: LLConnection] { states.filter(\.value.confirmed).mapValues(\.info) }
+    package var connections: [UInt32: LLConnection] { states.filter(\.value.confirmed).mapValues(\.info) }
 
     /// One or two bits from the advertising access address: a corrupted advertising packet
     /// (Core v5.4 Vol 6 Part B §2.1.2 forbids a link access address one bit away; two bits is
@@ -84,7 +84,7 @@ public struct LinkLayerTracker: Sendable {
     }
 
     /// Decodes one record's payload of `linkType` and updates the connection state.
-    public mutating func process(timestampUs: Int64, linkType: UInt32, bytes: [UInt8],
+    package mutating func process(timestampUs: Int64, linkType: UInt32, bytes: [UInt8],
                                  baseOffset: Int = 0) -> LinkLayerResult {
         var result = LinkLayerResult(timestampUs: timestampUs)
         result.events = expire(now: timestampUs)

@@ -5,30 +5,30 @@ import VendorDecoding
 
 /// The whole pipeline over one capture: read → decode → sessions. One pass, one record at a
 /// time; what is kept is the session model (live state plus finished connections).
-public struct Analysis {
-    public var info: CaptureInfo
-    public var report: SessionReport
-    public var diagnostics: [CaptureDiagnostic]
-    public var pipelineIssues: [PacketIssue]
+package struct Analysis {
+    package var info: CaptureInfo
+    package var report: SessionReport
+    package var diagnostics: [CaptureDiagnostic]
+    package var pipelineIssues: [PacketIssue]
     /// Vendor commands decoded with a profile, for timelines (filled when profiles are given).
-    public var vendorCommands: [VendorCommandEvent] = []
+    package var vendorCommands: [VendorCommandEvent] = []
     /// Vendor frames as listed in the report (all, failed or none, see `VendorLayer.Listing`).
-    public var vendorFrames: [VendorFrame] = []
+    package var vendorFrames: [VendorFrame] = []
     /// Per connection, direction and characteristic: what `verify` tabulates.
-    public var vendorTotals: [VendorTotalsKey: VendorTotals] = [:]
+    package var vendorTotals: [VendorTotalsKey: VendorTotals] = [:]
     /// The names of the profiles that were applied.
-    public var profiles: [String] = []
+    package var profiles: [String] = []
     /// What each profile decoded, or why it decoded nothing (the report's `profiles[]`).
-    public var profileUses: [ProfileUse] = []
+    package var profileUses: [ProfileUse] = []
     /// Runs of vendor failures that timelines and Markdown show as one line each.
-    public var vendorFailureRuns: [VendorFailureRun] = []
+    package var vendorFailureRuns: [VendorFailureRun] = []
 
     /// Runs the analysis. `vendorCommands: false` leaves `vendorCommands` empty, for renderings
     /// that do not show them (the JSON report), so memory stays flat. `pipelined` runs reading,
     /// decoding and the sessions on a second thread, a few hundred packets ahead of vendor
     /// decoding (the result is the same; `batch` runs captures side by side instead).
     /// `progress` gets the file offset reached, every few hundred records.
-    public static func run(_ reader: any RecordReader, options: SessionOptions = SessionOptions(),
+    package static func run(_ reader: any RecordReader, options: SessionOptions = SessionOptions(),
                            profiles: [Profile] = [], frames: VendorLayer.Listing = .all, vendorCommands: Bool = true,
                            pipelined: Bool = true, assignments: [(profile: String, target: String)] = [],
                            progress: ((Int) -> Void)? = nil) -> Analysis {
@@ -94,12 +94,12 @@ public struct Analysis {
 
 /// A vendor command and what became of it, as timelines show it; or, with `run`, one line for
 /// the middle of a long run of commands that went well (`VendorCommandRun`).
-public struct VendorCommandEvent: Sendable {
-    public enum Outcome: String, Sendable {
+package struct VendorCommandEvent: Sendable {
+    package enum Outcome: String, Sendable {
         case ok, failed, noResponse = "no-response", crcMismatch = "crc-mismatch", malformed, unsolicited
 
         /// The failure a command with this outcome is (docs/report.md), nil when it went well.
-        public var failureKind: FailureKind? {
+        package var failureKind: FailureKind? {
             switch self {
             case .ok, .unsolicited: nil
             case .failed: .vendorStatusFailure
@@ -111,27 +111,27 @@ public struct VendorCommandEvent: Sendable {
     }
 
     /// The commands a summary line stands for.
-    public struct Run: Sendable {
-        public var endUs: Int64
-        public var count: Int
+    package struct Run: Sendable {
+        package var endUs: Int64
+        package var count: Int
         /// Failed commands among them, not listed because their kind passed the listing cap.
-        public var failed: Int
+        package var failed: Int
     }
 
-    public var timeUs: Int64
-    public var record: Int
-    public var connectionID: String
-    public var deviceID: String?
+    package var timeUs: Int64
+    package var record: Int
+    package var connectionID: String
+    package var deviceID: String?
     /// `UNLOCK (0x10)`.
-    public var name: String
-    public var outcome: Outcome
-    public var latencyUs: Int64?
+    package var name: String
+    package var outcome: Outcome
+    package var latencyUs: Int64?
     /// One line for a person: `UNLOCK seq 0x5A ok in 40 ms`, `LOCK seq 0x5B failed: status 0x03`.
-    public var summary: String
+    package var summary: String
     /// Set when this line stands for several commands; `timeUs`, `record` and `name` are the first one's.
-    public var run: Run?
+    package var run: Run?
 
-    public init(timeUs: Int64, record: Int, connectionID: String, deviceID: String?, name: String, outcome: Outcome,
+    package init(timeUs: Int64, record: Int, connectionID: String, deviceID: String?, name: String, outcome: Outcome,
                 latencyUs: Int64?, summary: String) {
         self.timeUs = timeUs
         self.record = record

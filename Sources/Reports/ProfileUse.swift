@@ -4,13 +4,13 @@ import VendorDecoding
 
 /// What became of a profile in a capture (the report's `profiles[]`): the devices and connections
 /// it decoded, and, when it decoded nothing, why not, from what the capture showed.
-public struct ProfileUse: Sendable, Equatable {
-    public var name: String
-    public var devices: Int
-    public var connections: [String]
-    public var frames: Int
+package struct ProfileUse: Sendable, Equatable {
+    package var name: String
+    package var devices: Int
+    package var connections: [String]
+    package var frames: Int
     /// Nil when it decoded frames.
-    public var why: String?
+    package var why: String?
 
     /// Works out why a profile decoded nothing: the criteria no device showed, or the
     /// connections it matched without a frame on its channels.

@@ -8,13 +8,13 @@ import Sessions
 import VendorDecoding
 
 /// The JSON report of docs/report.md (schema: docs/report.schema.json).
-public enum ReportJSON {
-    public static let schemaVersion = 1
+package enum ReportJSON {
+    package static let schemaVersion = 1
 
     /// Streams the report to `sink` in pieces of about `chunkSize` bytes, so that memory
     /// does not grow with the report (a long capture's report is tens of MB). `parallel` writes
     /// its long arrays on two threads (`ParallelJSON`), for a caller that leaves a core free.
-    public static func write(_ analysis: Analysis, commandLine: String, chunkSize: Int = 1 << 16, parallel: Bool = true,
+    package static func write(_ analysis: Analysis, commandLine: String, chunkSize: Int = 1 << 16, parallel: Bool = true,
                              to sink: ([UInt8]) -> Void) {
         var w = JSONWriter(capacity: min(chunkSize, 1 << 16) + 4096)
         /// Called between the elements of the long arrays, with the writer lent (`w` itself is
@@ -576,6 +576,6 @@ public enum ReportJSON {
 }
 
 /// The version the tool reports (`bledecode --version`, reports' `tool.version`).
-public enum ToolVersion {
-    public static let current = "0.1.0"
+package enum ToolVersion {
+    package static let current = "0.1.0"
 }

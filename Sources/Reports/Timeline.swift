@@ -4,36 +4,36 @@ import Sessions
 /// packet): built once from the session model by `Timeline.init(_:)` and rendered as terminal
 /// text, HTML or Markdown. Text in events is plain and untrusted (device names, notes): every
 /// renderer escapes it for its medium.
-public struct Timeline: Sendable {
-    public var startUs: Int64
-    public var endUs: Int64
+package struct Timeline: Sendable {
+    package var startUs: Int64
+    package var endUs: Int64
     /// One lane per device, in the order devices were first seen.
-    public var lanes: [TimelineLane]
+    package var lanes: [TimelineLane]
     /// Events tied to no device: HCI commands that failed, a truncated file.
-    public var host: [TimelineEvent]
+    package var host: [TimelineEvent]
 }
 
 /// One device and its events in time order.
-public struct TimelineLane: Sendable {
-    public var device: Device
+package struct TimelineLane: Sendable {
+    package var device: Device
     /// `D2 "DEMO-0B0D"`.
-    public var title: String
-    public var events: [TimelineEvent]
+    package var title: String
+    package var events: [TimelineEvent]
 }
 
 /// One line of the timeline.
-public struct TimelineEvent: Sendable {
-    public enum Kind: String, Sendable {
+package struct TimelineEvent: Sendable {
+    package enum Kind: String, Sendable {
         case advertising, addressChange = "address-change", attempt, connected, parameters, discovery, subscription,
              traffic, vendorCommand = "vendor-command", disconnected, failure, notice, security
     }
 
     /// How a line stands out: failures red, warnings (things left open, worth a look) yellow;
     /// info notices are `normal` lines of kind `notice`, shown by the terminal only with `-v`.
-    public enum Severity: Int, Sendable, Comparable {
+    package enum Severity: Int, Sendable, Comparable {
         case normal, warning, error
-        public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-        public var name: String {
+        package static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+        package var name: String {
             switch self {
             case .normal: "normal"
             case .warning: "warning"
@@ -42,27 +42,27 @@ public struct TimelineEvent: Sendable {
         }
     }
 
-    public var kind: Kind
-    public var severity: Severity
-    public var timeUs: Int64
+    package var kind: Kind
+    package var severity: Severity
+    package var timeUs: Int64
     /// For spans: advertising bursts, connections.
-    public var endUs: Int64?
+    package var endUs: Int64?
     /// False for summaries that belong to a span rather than a moment (traffic per characteristic).
-    public var timed = true
-    public var connectionID: String?
+    package var timed = true
+    package var connectionID: String?
     /// Attribute handles the event is about (for `--handle` and `--uuid`).
-    public var handles: [UInt16] = []
-    public var text: String
-    public var failureKind: FailureKind?
+    package var handles: [UInt16] = []
+    package var text: String
+    package var failureKind: FailureKind?
     /// Record numbers behind the event, for jumping to packets in Wireshark.
-    public var records: [Int] = []
+    package var records: [Int] = []
     /// The packets or transactions a summary stands for (`--verbose`).
-    public var details: [TimelineDetail] = []
+    package var details: [TimelineDetail] = []
     /// A line only `--verbose` shows (the connection's transactions in time order), whose
     /// details the other renderings use as they are.
-    public var verboseOnly = false
+    package var verboseOnly = false
 
-    public init(kind: Kind, severity: Severity = .normal, timeUs: Int64, endUs: Int64? = nil, timed: Bool = true,
+    package init(kind: Kind, severity: Severity = .normal, timeUs: Int64, endUs: Int64? = nil, timed: Bool = true,
                 connectionID: String? = nil, handles: [UInt16] = [], text: String, failureKind: FailureKind? = nil,
                 records: [Int] = [], details: [TimelineDetail] = [], verboseOnly: Bool = false) {
         self.kind = kind
@@ -81,11 +81,11 @@ public struct TimelineEvent: Sendable {
 }
 
 /// One transaction or packet under a summarized event.
-public struct TimelineDetail: Sendable {
-    public var timeUs: Int64
-    public var records: [Int]
-    public var severity: TimelineEvent.Severity
-    public var text: String
+package struct TimelineDetail: Sendable {
+    package var timeUs: Int64
+    package var records: [Int]
+    package var severity: TimelineEvent.Severity
+    package var text: String
     /// The attribute it is about, for `--handle` and `--uuid`.
-    public var handle: UInt16?
+    package var handle: UInt16?
 }

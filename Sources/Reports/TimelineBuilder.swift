@@ -6,7 +6,7 @@ import Sessions
 
 extension Timeline {
     /// Builds the whole per-device timeline (`TimelineBuilder`, every lane).
-    public init(_ analysis: Analysis) {
+    package init(_ analysis: Analysis) {
         let builder = TimelineBuilder(analysis)
         startUs = builder.startUs
         endUs = builder.endUs
@@ -20,11 +20,11 @@ extension Timeline {
 /// model's one-line reason); a normal line a failure already tells is left out (the
 /// disconnection of a lost link, a failed attempt), so nothing is said twice and nothing normal
 /// stands out.
-public struct TimelineBuilder {
-    public let startUs: Int64
-    public let endUs: Int64
+package struct TimelineBuilder {
+    package let startUs: Int64
+    package let endUs: Int64
     /// Events tied to no device (or to a device id no longer in the device list), in time order.
-    public let host: [TimelineEvent]
+    package let host: [TimelineEvent]
     private let analysis: Analysis
     /// What each device's lane is made of, by index into the report's lists, per device id.
     private var connections: [String: [Int]] = [:]
@@ -36,7 +36,7 @@ public struct TimelineBuilder {
     private let gattByDevice: [String: [GATTAttribute]]
     private let lostLinks: Set<String>
 
-    public init(_ analysis: Analysis) {
+    package init(_ analysis: Analysis) {
         self.analysis = analysis
         let report = analysis.report
         startUs = report.stats.firstTimeUs ?? 0
@@ -99,22 +99,22 @@ public struct TimelineBuilder {
     }
 
     /// Every device's lane, in the order devices were first seen, each built as it is read.
-    public var lanes: some Sequence<TimelineLane> {
+    package var lanes: some Sequence<TimelineLane> {
         analysis.report.devices.lazy.compactMap { lane(for: $0) }
     }
 
     /// The lanes as `filter` leaves them, each built and filtered as it is read.
-    public func lanes(_ filter: TimelineFilter) -> some Sequence<TimelineLane> {
+    package func lanes(_ filter: TimelineFilter) -> some Sequence<TimelineLane> {
         lanes.lazy.compactMap { filter.apply(to: $0, startUs: startUs) }
     }
 
     /// The host's events as `filter` leaves them.
-    public func host(_ filter: TimelineFilter) -> [TimelineEvent] {
+    package func host(_ filter: TimelineFilter) -> [TimelineEvent] {
         filter.apply(host: host, startUs: startUs)
     }
 
     /// The device's events in time order, nil when it has none.
-    public func lane(for device: Device) -> TimelineLane? {
+    package func lane(for device: Device) -> TimelineLane? {
         let report = analysis.report
         var events = Timeline.advertising(device)
         let gatt = gattByDevice[device.id] ?? []
@@ -277,7 +277,8 @@ extension Timeline {
             text += ", \(TimelineFormat.duration(connection.startUs - create)) after the request"
         }
         if let first = connection.parameters.first { text += "; " + parameters(first) }
-        text += "; MTU \(connection.mtu)"
+        // A BR/EDR link has an ATT MTU only where it carries ATT (PSM 0x001F).
+        if connection.transport == .le || !connection.bearers.isEmpty { text += "; MTU \(connection.mtu)" }
         if let length = connection.dataLength { text += ", data length \(length.tx)/\(length.rx)" }
         if let phy = connection.phy { text += ", PHY \(phy.tx)/\(phy.rx)" }
         events.append(TimelineEvent(kind: .connected, timeUs: connection.startUs, endUs: connection.endUs, connectionID: id,

@@ -3,16 +3,16 @@ import Sessions
 
 /// What the user asked to see: `--device`, `--since`/`--until`, `--only-failures`,
 /// `--handle`, `--uuid`. Empty lists select everything.
-public struct TimelineFilter: Sendable {
+package struct TimelineFilter: Sendable {
     /// Device ids (`D2`), addresses, identities, or (part of) a name, case-insensitive.
-    public var devices: [String] = []
-    public var since: TimeBound?
-    public var until: TimeBound?
-    public var onlyFailures = false
-    public var handles: [UInt16] = []
-    public var uuids: [BluetoothUUID] = []
+    package var devices: [String] = []
+    package var since: TimeBound?
+    package var until: TimeBound?
+    package var onlyFailures = false
+    package var handles: [UInt16] = []
+    package var uuids: [BluetoothUUID] = []
 
-    public init(devices: [String] = [], since: TimeBound? = nil, until: TimeBound? = nil, onlyFailures: Bool = false,
+    package init(devices: [String] = [], since: TimeBound? = nil, until: TimeBound? = nil, onlyFailures: Bool = false,
                 handles: [UInt16] = [], uuids: [BluetoothUUID] = []) {
         self.devices = devices
         self.since = since
@@ -22,11 +22,11 @@ public struct TimelineFilter: Sendable {
         self.uuids = uuids
     }
 
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         devices.isEmpty && since == nil && until == nil && !onlyFailures && handles.isEmpty && uuids.isEmpty
     }
 
-    public func matches(_ device: Device) -> Bool {
+    package func matches(_ device: Device) -> Bool {
         guard !devices.isEmpty else { return true }
         return devices.contains { wanted in
             let needle = wanted.lowercased()
@@ -40,7 +40,7 @@ public struct TimelineFilter: Sendable {
     /// Events in the time window, failures only if asked, about the handles or UUIDs if asked.
     /// With a handle or UUID filter, a connection's opening line stays as context for the
     /// lines that matched on it.
-    public func apply(to timeline: Timeline) -> Timeline {
+    package func apply(to timeline: Timeline) -> Timeline {
         guard !isEmpty else { return timeline }
         var out = timeline
         out.lanes = timeline.lanes.compactMap { apply(to: $0, startUs: timeline.startUs) }
@@ -49,7 +49,7 @@ public struct TimelineFilter: Sendable {
     }
 
     /// One lane as `apply(to:)` filters it; nil when nothing is left of it.
-    public func apply(to lane: TimelineLane, startUs: Int64) -> TimelineLane? {
+    package func apply(to lane: TimelineLane, startUs: Int64) -> TimelineLane? {
         guard !isEmpty else { return lane }
         guard matches(lane.device) else { return nil }
         let window = self.window(startUs: startUs)
@@ -77,7 +77,7 @@ public struct TimelineFilter: Sendable {
     }
 
     /// The host's events as `apply(to:)` filters them: none when devices are asked for.
-    public func apply(host: [TimelineEvent], startUs: Int64) -> [TimelineEvent] {
+    package func apply(host: [TimelineEvent], startUs: Int64) -> [TimelineEvent] {
         guard !isEmpty else { return host }
         let window = self.window(startUs: startUs)
         return devices.isEmpty ? host.filter { keep($0, gatt: [], window: window) } : []
@@ -108,11 +108,11 @@ public struct TimelineFilter: Sendable {
 
 /// A `--since`/`--until` bound: seconds from the first record (`12.5`, `+12.5`, `1500ms`) or a
 /// UTC time (`2024-04-25T08:23:55.5Z`).
-public enum TimeBound: Sendable, Equatable {
+package enum TimeBound: Sendable, Equatable {
     case relative(Int64)
     case absolute(Int64)
 
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         if let absolute = Self.parseISO8601(text) {
             self = .absolute(absolute)
             return
@@ -130,7 +130,7 @@ public enum TimeBound: Sendable, Equatable {
         self = .relative(Int64((value * scale).rounded()))
     }
 
-    public func resolve(start: Int64) -> Int64 {
+    package func resolve(start: Int64) -> Int64 {
         switch self {
         case .relative(let us): start + us
         case .absolute(let us): us

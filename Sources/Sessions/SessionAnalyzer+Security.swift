@@ -140,7 +140,7 @@ extension SessionAnalyzer {
             // Answering a Security Request, or a pairing whose start the capture lacks.
             let asked = conn.securityState.securityRequest.map { conn.connection.security.securityRequests[$0].from }
             answerSecurityRequest(in: conn, with: .rejected)
-            summary = asked.map { "\(Self.whose($0)) Security Request refused: Pairing Failed \(why), sent by \(Self.who(by))" }
+            summary = asked.map { "\(Self.whose($0)) Security Request refused with Pairing Failed: \(why), sent by \(Self.who(by))" }
                 ?? "Pairing failed: \(why), sent by \(Self.who(by))"
         }
         followed(in: conn, by: "pairing failed", timeUs: now)

@@ -5,24 +5,24 @@ import HCI
 import PacketDecoding
 
 /// Options of the session analysis.
-public struct SessionOptions: Sendable {
+package struct SessionOptions: Sendable {
     /// Which ATT transactions the report lists; counts and latencies per characteristic are
     /// kept for all of them either way.
-    public enum TransactionListing: String, Sendable, CaseIterable { case all, failed, none }
+    package enum TransactionListing: String, Sendable, CaseIterable { case all, failed, none }
 
-    public var transactions: TransactionListing
+    package var transactions: TransactionListing
     /// Core v5.4 Vol 3 Part F §3.3.3: a transaction not completed within 30 s has failed.
-    public var transactionTimeoutUs: Int64
+    package var transactionTimeoutUs: Int64
     /// Classifies a device from its advertising data (a vendor profile's match and identity
     /// rules): addresses with the same identity are one device, and the profile's name travels
     /// with the device's ATT values to the vendor decoders.
-    public var classifier: (@Sendable (AdvertisingData) -> DeviceClassification?)?
+    package var classifier: (@Sendable (AdvertisingData) -> DeviceClassification?)?
     /// Transactions listed in the whole capture (`--transactions all`, the HTML report's ticks);
     /// past it only failed ones, at most `SessionAnalyzer.failuresListedPerKind` more, so that a
     /// long capture's HTML report and memory stay bounded.
-    public var transactionsListedPerCapture: Int
+    package var transactionsListedPerCapture: Int
 
-    public init(transactions: TransactionListing = .failed, transactionTimeoutUs: Int64 = 30_000_000,
+    package init(transactions: TransactionListing = .failed, transactionTimeoutUs: Int64 = 30_000_000,
                 classifier: (@Sendable (AdvertisingData) -> DeviceClassification?)? = nil,
                 transactionsListedPerCapture: Int = 100_000) {
         self.transactions = transactions
@@ -33,12 +33,12 @@ public struct SessionOptions: Sendable {
 }
 
 /// What a classifier learned about a device from one advertisement.
-public struct DeviceClassification: Sendable, Equatable {
-    public var identity: DeviceIdentity?
+package struct DeviceClassification: Sendable, Equatable {
+    package var identity: DeviceIdentity?
     /// The name of the vendor profile that matches the device.
-    public var profile: String?
+    package var profile: String?
 
-    public init(identity: DeviceIdentity?, profile: String?) {
+    package init(identity: DeviceIdentity?, profile: String?) {
         self.identity = identity
         self.profile = profile
     }
@@ -46,39 +46,39 @@ public struct DeviceClassification: Sendable, Equatable {
 
 /// An attribute value that crossed a connection, for vendor decoders above this layer. Who
 /// the connection is with comes before its first value (`SessionEvent.device`).
-public struct ATTValueEvent: Sendable {
+package struct ATTValueEvent: Sendable {
     /// The n of the connection's id "Cn".
-    public var connectionNumber: Int
+    package var connectionNumber: Int
     /// True for values the host (the capture's side, or the central over the air) sent.
-    public var hostToDevice: Bool
-    public var opcode: ATTOpcode
-    public var handle: UInt16
-    public var uuid: BluetoothUUID?
+    package var hostToDevice: Bool
+    package var opcode: ATTOpcode
+    package var handle: UInt16
+    package var uuid: BluetoothUUID?
     /// Shared with its record's bytes: the vendor layer copies what it keeps.
-    public var value: ByteView
-    public var timeUs: Int64
-    public var record: Int
+    package var value: ByteView
+    package var timeUs: Int64
+    package var record: Int
     /// The first record carrying the PDU's bytes (its first L2CAP fragment) and its time.
-    public var firstFragmentRecord: Int
-    public var firstFragmentUs: Int64
-    public var mtu: Int
+    package var firstFragmentRecord: Int
+    package var firstFragmentUs: Int64
+    package var mtu: Int
 }
 
 /// The peer of a connection as the vendor layer matches profiles by.
-public struct ConnectionDevice: Sendable, Equatable {
-    public var connectionID: String
+package struct ConnectionDevice: Sendable, Equatable {
+    package var connectionID: String
     /// The n of `connectionID` "Cn".
-    public var connectionNumber: Int
-    public var deviceID: String?
+    package var connectionNumber: Int
+    package var deviceID: String?
     /// The vendor profile the device matched by its advertising, if any.
-    public var profile: String?
+    package var profile: String?
     /// The primary services discovered so far on the device (for profiles that match by GATT
     /// service).
-    public var services: [BluetoothUUID]
+    package var services: [BluetoothUUID]
 }
 
 /// What the analysis tells the layer above as it goes.
-public enum SessionEvent: Sendable {
+package enum SessionEvent: Sendable {
     /// The connection's device, before its first value and again before a value when it
     /// changed (a merge of addresses, a profile, discovered services): not with every value,
     /// which made each value's event twice as long to move and to release.
@@ -92,7 +92,7 @@ public enum SessionEvent: Sendable {
 /// Turns decoded packets into devices, connections, GATT databases, ATT transactions, HCI
 /// command outcomes and failures, in one streaming pass. State is what is live (open
 /// connections, pending requests and commands); finished connections are kept for the report.
-public struct SessionAnalyzer {
+package struct SessionAnalyzer {
     var options: SessionOptions
     var stats = CaptureStatistics()
     var registry = DeviceRegistry()
@@ -122,10 +122,10 @@ public struct SessionAnalyzer {
     /// BR/EDR connections the host created or accepted, awaiting their Connection Complete.
     var classicRequests: [ClassicConnectionRequest] = []
 
-    public init(options: SessionOptions = SessionOptions()) { self.options = options }
+    package init(options: SessionOptions = SessionOptions()) { self.options = options }
 
     /// Feeds one decoded packet; returns what the layer above may want (ATT values, link ends).
-    public mutating func process(_ packet: DecodedPacket) -> [SessionEvent] {
+    package mutating func process(_ packet: DecodedPacket) -> [SessionEvent] {
         var events: [SessionEvent] = []
         var packet = packet
         process(lent: &packet, into: &events)
@@ -136,7 +136,7 @@ public struct SessionAnalyzer {
     /// the caller can reuse from packet to packet). The packet is only read: it is `inout` so
     /// that it is lent in place (passed by value, the caller copied the whole packet aside
     /// first).
-    public mutating func process(lent packet: inout DecodedPacket, into events: inout [SessionEvent]) {
+    package mutating func process(lent packet: inout DecodedPacket, into events: inout [SessionEvent]) {
         let now = packet.record.timestampUs
         stats.records += 1
         // Times count from the earliest record, wherever it lies; one earlier than a record
@@ -209,7 +209,7 @@ public struct SessionAnalyzer {
 
     /// Failures listed per kind; past this they are only counted (`stats.failuresByKind`), so a
     /// capture with a million errors still gives a report a person can open.
-    public static let failuresListedPerKind = 1000
+    package static let failuresListedPerKind = 1000
 
     /// Records a finding: a failure, or with a lower severity a notice, where a repetition of
     /// one already listed for the same link (same kind and summary) adds to its `count`.
@@ -284,9 +284,9 @@ struct PendingCommand {
 }
 
 /// Per-opcode command outcomes, for the report.
-public struct CommandTotals: Sendable {
-    public var opcode: HCIOpcode
-    public var count = 0
-    public var failed = 0
-    public var unanswered = 0
+package struct CommandTotals: Sendable {
+    package var opcode: HCIOpcode
+    package var count = 0
+    package var failed = 0
+    package var unanswered = 0
 }

@@ -4,11 +4,11 @@ import Yams
 
 /// Reads and validates a profile (YAML; JSON is accepted as the YAML 1.2 subset it is). Every
 /// error names the file, the line and the key; unknown keys are errors. Format: docs/profiles.md.
-public enum ProfileLoader {
+package enum ProfileLoader {
     /// Profiles larger than this are refused before parsing.
-    public static let maxFileBytes = 256 * 1024
+    package static let maxFileBytes = 256 * 1024
 
-    public static func load(path: String) throws(ProfileError) -> Profile {
+    package static func load(path: String) throws(ProfileError) -> Profile {
         let file = URL(fileURLWithPath: path).lastPathComponent
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ProfileError(file: file, line: nil, key: "", message: "cannot read \(path)")
@@ -22,7 +22,7 @@ public enum ProfileLoader {
         return try load(yaml: text, file: file)
     }
 
-    public static func load(yaml: String, file: String) throws(ProfileError) -> Profile {
+    package static func load(yaml: String, file: String) throws(ProfileError) -> Profile {
         if let (line, message) = ProfileNesting.violation(in: yaml) {
             throw ProfileError(file: file, line: line, key: "", message: message)
         }

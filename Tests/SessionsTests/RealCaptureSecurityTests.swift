@@ -16,7 +16,7 @@ struct RealCaptureSecurityTests {
         #expect(ignored.allSatisfy { $0.severity == .warning && $0.count == 1 })
         let refused = report.failures.filter { $0.kind == .pairingFailed }
         #expect(refused.map(\.summary)
-                == ["The device's Security Request refused: Pairing Failed Pairing Not Supported (0x05), sent by the host"])
+                == ["The device's Security Request refused with Pairing Failed: Pairing Not Supported (0x05), sent by the host"])
         #expect(refused.map(\.connectionID) == ["C6"])
         let c6 = try #require(report.connections.first { $0.id == "C6" })
         #expect(c6.security.securityRequests.map(\.outcome) == [.rejected])

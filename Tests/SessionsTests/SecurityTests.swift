@@ -128,7 +128,7 @@ struct SecurityTests {
         s.disconnectionComplete(handle: handle, reason: 0x13)
         let report = analyze(s.records).report
         #expect(report.failures.map(\.summary)
-                == ["The device's Security Request refused: Pairing Failed Pairing Not Supported (0x05), sent by the host"])
+                == ["The device's Security Request refused with Pairing Failed: Pairing Not Supported (0x05), sent by the host"])
         #expect(report.connections[0].security.securityRequests.map(\.outcome) == [.rejected])
         #expect(report.connections[0].security.pairings.isEmpty)
         #expect(report.notices.isEmpty)

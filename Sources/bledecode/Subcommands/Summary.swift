@@ -121,11 +121,11 @@ extension SessionOptions.TransactionListing: ExpressibleByArgument {}
 extension TimelineTimeFormat: ExpressibleByArgument {}
 
 extension TimeBound: ExpressibleByArgument {
-    public init?(argument: String) { self.init(argument) }
+    package init?(argument: String) { self.init(argument) }
 }
 
 extension BluetoothUUID: ExpressibleByArgument {
-    public init?(argument: String) { self.init(argument) }
+    package init?(argument: String) { self.init(argument) }
 }
 
 /// `0x0010` or `16`.
