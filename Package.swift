@@ -10,7 +10,7 @@ let package = Package(
     name: "bledecode",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "bledecode", targets: ["bledecode"]),
+        .executable(name: "bledecode", targets: ["BLEDecodeCLI"]),
         .library(name: "BLEDecode", targets: ["BLEDecode"]),
     ],
     dependencies: [
@@ -33,10 +33,12 @@ let package = Package(
         .target(name: "Reports", dependencies: ["Sessions", "VendorDecoding"]),
         // The library product's public API (docs/library.md); everything below it stays out of sight.
         .target(name: "BLEDecode", dependencies: ["Reports", "Sessions", "VendorDecoding", "CaptureFormats", "ATT", "BLEBase"]),
-        .executableTarget(name: "bledecode", dependencies: [
+        // The command line; its module is not named `bledecode`, which a case-insensitive file
+        // system (macOS) takes for the library's `BLEDecode`.
+        .executableTarget(name: "BLEDecodeCLI", dependencies: [
             "Reports", "Sessions", "VendorDecoding", "PacketDecoding", "BLEBase",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], path: "Sources/bledecode"),
         .target(name: "AnalyzerTestSupport", dependencies: ["BLEBase", "CaptureFormats", "CZlib"]),
         .executableTarget(name: "make-samples", dependencies: ["AnalyzerTestSupport"]),
         .executableTarget(name: "make-big-capture", dependencies: ["AnalyzerTestSupport"]),
@@ -52,9 +54,9 @@ let package = Package(
             "VendorDecoding", "PacketDecoding", "AnalyzerTestSupport", .product(name: "Yams", package: "Yams"),
         ]),
         // Uses only `import BLEDecode`, as a user's package would; runs `bledecode` to compare with.
-        .testTarget(name: "BLEDecodeAPITests", dependencies: ["BLEDecode", "bledecode"],
+        .testTarget(name: "BLEDecodeAPITests", dependencies: ["BLEDecode", "BLEDecodeCLI"],
                     swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
-        .testTarget(name: "CLITests", dependencies: ["AnalyzerTestSupport", "bledecode"], exclude: ["Golden"]),
+        .testTarget(name: "CLITests", dependencies: ["AnalyzerTestSupport", "BLEDecodeCLI"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )
