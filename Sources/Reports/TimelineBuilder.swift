@@ -343,8 +343,7 @@ extension Timeline {
         for pairing in connection.security.pairings where pairing.result != .failed {
             var text = "pairing started by \(pairing.initiator)"
             if pairing.method != .unknown {
-                text += ": " + (pairing.secureConnections ? "LE Secure Connections" : "legacy") + ", "
-                    + pairing.method.rawValue.replacing("-", with: " ") + (pairing.bonding ? ", bonding" : "")
+                text += ": " + Self.scheme(pairing, transport: connection.transport) + (pairing.bonding ? ", bonding" : "")
             }
             if let io = pairing.initiatorIOCapability, let other = pairing.responderIOCapability {
                 text += " (IO \(io) / \(other))"

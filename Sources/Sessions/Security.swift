@@ -26,10 +26,10 @@ package struct Pairing: Sendable {
     package var startRecord: Int
     package var endUs: Int64?
     /// `just-works`, `passkey-entry`, `numeric-comparison`, `oob`, or `unknown` before the
-    /// Pairing Response (§2.3.5.1, tables 2.6–2.8).
+    /// Pairing Response (§2.3.5.1, tables 2.6–2.8); on BR/EDR also `legacy-pin` (PIN Code Request).
     package enum Method: String, Sendable {
         case justWorks = "just-works", passkeyEntry = "passkey-entry", numericComparison = "numeric-comparison", oob,
-             unknown
+             legacyPin = "legacy-pin", unknown
     }
     package var method: Method
     package var secureConnections: Bool

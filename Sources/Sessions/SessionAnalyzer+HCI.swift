@@ -48,6 +48,7 @@ extension SessionAnalyzer {
             }
         case .raw:
             classicCommand(command)
+            if let security = ClassicSecurityCommand(command) { handle(security, record: record) }
         default:
             break
         }
@@ -98,7 +99,11 @@ extension SessionAnalyzer {
             handle(meta, record: record, joinedAdvertising: joinedAdvertising)
             if case .raw(let bytes) = meta.body { isochronousLink(subevent: meta.subevent.rawValue, bytes) }
         case .raw:
-            if let classic = event.classicLink { handle(classic, record: record) }
+            if let classic = event.classicLink {
+                handle(classic, record: record)
+            } else if let security = event.classicSecurity {
+                handle(security, record: record)
+            }
         default:
             break
         }

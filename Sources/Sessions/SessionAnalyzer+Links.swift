@@ -111,6 +111,9 @@ extension SessionAnalyzer {
         case .authenticationComplete(let status, let handle):
             // Authenticated, the link was up: one the capture did not see begin is a connection.
             if status.isSuccess { linkWithoutCompletion(handle: handle, record: record) }
+            if let conn = live[.hci(adapter: record.adapter, handle: handle)] {
+                authenticationComplete(status, in: conn, record: record)
+            }
         case .remoteNameRequestComplete(let named):
             guard named.status.isSuccess, !named.name.isEmpty else { return }
             registry.sawName(named.name, slot: registry.slot(named.address, type: .publicDevice))

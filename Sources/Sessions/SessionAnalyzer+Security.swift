@@ -17,6 +17,8 @@ struct SecurityState {
     /// A Long Term Key Request answered negatively: the failed Encryption Change that may follow
     /// is the same failure.
     var keyRefused = false
+    /// BR/EDR authentication and Secure Simple Pairing in progress.
+    var classic = ClassicSecurityState()
 }
 
 /// Pairing (SMP, Core v5.4 Vol 3 Part H §2.3, §3.5–3.6) and encryption (HCI Encryption Change,
