@@ -212,9 +212,12 @@ final class PcapngFrameWalker {
     /// captured more than `snapshotLength` and fits its block; nil otherwise.
     private func wholePacket(_ block: ByteReader, type: UInt32, above snapshotLength: Int)
         -> (bytes: [UInt8], refused: RefusedPacket)? {
-        var fields = block
+        var fields = block, trailer = block
         let bigEndian = bigEndian
-        guard (try? fields.skip(8)) != nil,
+        // libpcap refuses a block whose trailing total length differs for that reason instead.
+        guard (try? trailer.skip(block.remaining - 4)) != nil,
+              (try? trailer.readUnsigned(4, bigEndian: bigEndian, field: "total length")) == UInt64(block.remaining),
+              (try? fields.skip(8)) != nil,
               let id = try? (type == Self.packetBlockType ? fields.readUnsigned(2, bigEndian: bigEndian, field: "interface")
                                                             : fields.readUnsigned(4, bigEndian: bigEndian, field: "interface")),
               (try? fields.skip(type == Self.packetBlockType ? 2 : 0)) != nil,
