@@ -8,7 +8,8 @@ import Darwin
 
 /// Reads pcap and pcapng files through libpcap, with a `FrameWalker` in step with it for byte
 /// offsets, truncation and pcapng direction flags (pcapng blocks are read a second time for
-/// their flags; classic pcap records libpcap kept whole are placed from their lengths).
+/// their flags; classic pcap records libpcap kept whole are placed from their lengths). A pcapng
+/// packet block libpcap refuses for capturing more than the snapshot length is read from the file.
 ///
 /// Limit: libpcap gives one link type per file; a pcapng file whose interfaces have different
 /// link types stops at the first packet of another type with libpcap's error as a diagnostic.
