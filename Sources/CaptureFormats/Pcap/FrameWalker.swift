@@ -39,6 +39,16 @@ enum FrameWalker {
         }
     }
 
+    /// After libpcap's error: the next record's frame and, when it is a pcapng packet block
+    /// libpcap refused for capturing more than `snapshotLength` bytes, its packet (the frame's
+    /// `storedData`) and what its block says of it.
+    func nextAfterError(snapshotLength: Int) -> (FrameStep, RefusedPacket?) {
+        switch self {
+        case .pcap(let walker): (walker.next(), nil)
+        case .pcapng(let walker): (walker.next(refusedAbove: snapshotLength), walker.refused)
+        }
+    }
+
     /// The frame of the record libpcap just read, which kept `capturedLength` bytes of it; a
     /// libpcap that kept fewer than `clamp` bytes did not cut the record. When it may have,
     /// a pcap frame carries the packet bytes the file holds if they are more (`storedData`);
@@ -128,6 +138,7 @@ final class PcapngFrameWalker {
     static let packetBlockType: UInt32 = 2
     static let simplePacketBlockType: UInt32 = 3
     static let enhancedPacketBlockType: UInt32 = 6
+    static let interfaceDescriptionType: UInt32 = 1
     /// libpcap's own cap on a block's size.
     static let maximumBlockLength = 16 * 1024 * 1024
     /// The `epb_flags` / `pack_flags` option code (pcapng §4.3.1).
@@ -136,12 +147,22 @@ final class PcapngFrameWalker {
     private let input: BufferedInput
     /// From the byte-order magic of the current section header.
     private var bigEndian = false
+    /// The current section's interfaces, in order (an interface ID is an index, pcapng §4.2).
+    private var interfaces: [PcapngInterface] = []
+    /// The last packet `next(refusedAbove:)` read whole from the file.
+    private(set) var refused: RefusedPacket?
 
     init(input: BufferedInput) {
         self.input = input
     }
 
-    func next() -> FrameStep {
+    func next() -> FrameStep { next(refusedAbove: nil) }
+
+    /// `refusedAbove`: libpcap refuses a packet block that captured more than its snapshot length
+    /// (sf-pcapng.c, "bigger than snaplen"); such a block's packet is returned in `storedData`
+    /// with its time and lengths in `refused`.
+    func next(refusedAbove snapshotLength: Int?) -> FrameStep {
+        refused = nil
         while true {
             let offset = input.offset
             let head = blockHead()
@@ -165,8 +186,17 @@ final class PcapngFrameWalker {
             switch blockType {
             case Self.enhancedPacketBlockType, Self.packetBlockType:
                 // EPB and PB bodies start 28 bytes in; their headers are 8 + 20 bytes.
-                return .frame(PacketFrame(offset: offset, size: length, dataOffset: offset + 28,
-                                          direction: packetFlagsDirection(block)))
+                var frame = PacketFrame(offset: offset, size: length, dataOffset: offset + 28,
+                                        direction: packetFlagsDirection(block))
+                if let snapshotLength, let packet = wholePacket(block, type: blockType, above: snapshotLength) {
+                    frame.storedData = packet.bytes
+                    refused = packet.refused
+                }
+                return .frame(frame)
+            case Self.sectionHeaderType:
+                interfaces.removeAll()
+            case Self.interfaceDescriptionType:
+                interfaces.append(interface(block))
             case Self.simplePacketBlockType:
                 // SPB: type, length, original length, then the packet (§4.4).
                 return .frame(PacketFrame(offset: offset, size: length, dataOffset: offset + 12, direction: nil))
@@ -174,6 +204,57 @@ final class PcapngFrameWalker {
                 continue
             }
         }
+    }
+
+    /// A packet block's fields in the section's byte order: EPB (§4.3) interface ID u32, PB
+    /// (Appendix A) interface ID u16 and drops u16; then both timestamp high and low u32,
+    /// captured u32, original u32, the packet. The packet's bytes and their time when it
+    /// captured more than `snapshotLength` and fits its block; nil otherwise.
+    private func wholePacket(_ block: ByteReader, type: UInt32, above snapshotLength: Int)
+        -> (bytes: [UInt8], refused: RefusedPacket)? {
+        var fields = block, trailer = block
+        let bigEndian = bigEndian
+        // libpcap refuses a block whose trailing total length differs for that reason instead.
+        guard (try? trailer.skip(block.remaining - 4)) != nil,
+              (try? trailer.readUnsigned(4, bigEndian: bigEndian, field: "total length")) == UInt64(block.remaining),
+              (try? fields.skip(8)) != nil,
+              let id = try? (type == Self.packetBlockType ? fields.readUnsigned(2, bigEndian: bigEndian, field: "interface")
+                                                            : fields.readUnsigned(4, bigEndian: bigEndian, field: "interface")),
+              (try? fields.skip(type == Self.packetBlockType ? 2 : 0)) != nil,
+              let high = try? fields.readUnsigned(4, bigEndian: bigEndian, field: "timestamp"),
+              let low = try? fields.readUnsigned(4, bigEndian: bigEndian, field: "timestamp"),
+              let captured = try? fields.readUnsigned(4, bigEndian: bigEndian, field: "captured length"),
+              let original = try? fields.readUnsigned(4, bigEndian: bigEndian, field: "original length"),
+              Int(captured) > snapshotLength, Int(captured) <= fields.remaining - 4,
+              Int(id) < interfaces.count, let time = interfaces[Int(id)].time(UInt64(high) << 32 | UInt64(low)),
+              let bytes = try? fields.readBytes(Int(captured), "packet") else { return nil }
+        return (bytes, RefusedPacket(seconds: time.seconds, microseconds: time.microseconds,
+                                     originalLength: Int(original), linkType: interfaces[Int(id)].linkType))
+    }
+
+    /// IDB (§4.2): link type u16, reserved u16, snaplen u32, then options; `if_tsresol` (9) and
+    /// `if_tsoffset` (14) give its packets' time.
+    private func interface(_ block: ByteReader) -> PcapngInterface {
+        var fields = block
+        let bigEndian = bigEndian
+        var result = PcapngInterface(linkType: 0)
+        guard (try? fields.skip(8)) != nil,
+              let linkType = try? fields.readUnsigned(2, bigEndian: bigEndian, field: "link type"),
+              (try? fields.skip(6)) != nil,
+              var options = try? fields.slice(byteCount: fields.remaining - 4) else { return PcapngInterface(linkType: UInt32.max) }
+        result.linkType = UInt32(linkType)
+        while options.remaining >= 4 {
+            guard let code = try? options.readUnsigned(2, bigEndian: bigEndian, field: "option"),
+                  let length = try? options.readUnsigned(2, bigEndian: bigEndian, field: "option length"),
+                  code != 0, var value = try? options.slice(byteCount: Int(length)),
+                  (try? options.skip(min((4 - Int(length) % 4) % 4, options.remaining))) != nil else { break }
+            if code == 9, length == 1, let byte = try? value.readUInt8("if_tsresol") {
+                result.resolution = byte
+            } else if code == 14, length == 8, let offset = try? value.readUnsigned(8, bigEndian: bigEndian, field: "if_tsoffset") {
+                result.offsetSeconds = Int64(bitPattern: offset)
+            }
+        }
+        return result
     }
 
     /// The next block's first three words as stored (the type, the total length, a section
@@ -226,5 +307,35 @@ final class PcapngFrameWalker {
             }
             return nil
         }
+    }
+}
+
+/// What a packet block libpcap refused says of its packet (its bytes are the frame's `storedData`).
+struct RefusedPacket: Equatable {
+    var seconds: Int64
+    var microseconds: Int64
+    var originalLength: Int
+    var linkType: UInt32
+}
+
+/// One pcapng interface: its link type and the resolution and offset of its timestamps.
+struct PcapngInterface {
+    var linkType: UInt32
+    /// `if_tsresol`: bit 7 clear, 10^-n seconds; set, 2^-n seconds (default 10^-6, pcapng §4.2).
+    var resolution: UInt8 = 6
+    /// `if_tsoffset`: seconds added to every timestamp.
+    var offsetSeconds: Int64 = 0
+
+    /// A timestamp in whole seconds and microseconds, as libpcap gives it at microsecond
+    /// precision (the fraction scaled down, truncated); nil for a resolution libpcap refuses.
+    func time(_ ticks: UInt64) -> (seconds: Int64, microseconds: Int64)? {
+        let exponent = Int(resolution & 0x7F)
+        let binary = resolution & 0x80 != 0
+        guard binary ? exponent < 64 : exponent < 20 else { return nil }
+        var perSecond: UInt64 = 1
+        for _ in 0..<exponent { perSecond = binary ? perSecond << 1 : perSecond * 10 }
+        let fraction = ticks % perSecond
+        let scaled = perSecond.dividingFullWidth(fraction.multipliedFullWidth(by: 1_000_000)).quotient
+        return (Int64(truncatingIfNeeded: ticks / perSecond) &+ offsetSeconds, Int64(scaled))
     }
 }

@@ -8,7 +8,8 @@ import Darwin
 
 /// Reads pcap and pcapng files through libpcap, with a `FrameWalker` in step with it for byte
 /// offsets, truncation and pcapng direction flags (pcapng blocks are read a second time for
-/// their flags; classic pcap records libpcap kept whole are placed from their lengths).
+/// their flags; classic pcap records libpcap kept whole are placed from their lengths). A pcapng
+/// packet block libpcap refuses for capturing more than the snapshot length is read from the file.
 ///
 /// Limit: libpcap gives one link type per file; a pcapng file whose interfaces have different
 /// link types stops at the first packet of another type with libpcap's error as a diagnostic.
@@ -196,7 +197,20 @@ final class PcapReader: RecordBatchReader {
             if start > 0 { base.moveInitialize(from: base + start, count: pulled.count - start) }
             initialized = pulled.count - start
         }
-        if ended { finish(libpcapError: libpcapError) }
+        guard ended else { return }
+        // libpcap refuses a pcapng packet block that captured more than the snapshot length, but
+        // has read past it and goes on: the walk, now at that block, reads its packet whole.
+        let step = libpcapError == nil ? nil : walker?.nextAfterError(snapshotLength: snapshotLength)
+        if case .frame(let frame)? = step?.0, let refused = step?.1, refused.linkType == linkType.rawValue,
+           let stored = frame.storedData {
+            recordNumber += 1
+            if stored.count < refused.originalLength { cutRecords += 1 }
+            let entry = Pulled(bytes: 0..<stored.count, originalLength: refused.originalLength,
+                               seconds: refused.seconds, microseconds: refused.microseconds)
+            if let record = record(entry, in: stored, frame: frame) { staged.insert(record, at: 0) }
+            return
+        }
+        finish(libpcapError: libpcapError, step: step?.0)
     }
 
     /// The next record, made from its bytes in the chunk and its `frame` in the file; nil (with a
@@ -273,11 +287,11 @@ final class PcapReader: RecordBatchReader {
         return nil
     }
 
-    private func finish(libpcapError: String?) {
+    /// `step`: the walk's next record after libpcap's error. libpcap reports a record or block
+    /// cut short as an error: after a clean end of file the walk has nothing to add (and for
+    /// classic pcap it would read the whole file again).
+    private func finish(libpcapError: String?, step: FrameStep?) {
         finished = true
-        // libpcap reports a record or block cut short as an error: after a clean end of file the
-        // walk has nothing to add (and for classic pcap it would read the whole file again).
-        let step = libpcapError == nil ? nil : walker?.next()
         if case .truncated(let offset, let have, let total, let header) = step {
             log.truncatedFinalRecord(record: recordNumber + 1, at: offset, have: have, total: total, header: header)
         } else if let libpcapError {
