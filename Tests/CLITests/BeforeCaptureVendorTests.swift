@@ -1,0 +1,68 @@
+import AnalyzerTestSupport
+import Foundation
+import Testing
+
+/// A demo-lock link the capture did not see begin (no LE Connection Complete, no advertising, no
+/// device known): its vendor frames, failures and `verify` rows are those of any other link.
+@Suite(.serialized)
+struct BeforeCaptureVendorTests {
+    /// Discovery, the CCCD write, two commands answered and one unanswered, then the link drops.
+    static func writeCapture() throws -> String {
+        var s = HCIScenario()
+        let lock = GATTServerModel.demoLock
+        let write = lock.characteristic(0xFFE1)!.valueHandle
+        let notify = lock.characteristic(0xFFE2)!
+        s.wait(ms: 10)
+        s.discover(handle: 0x0040, model: lock)
+        s.writeRequest(handle: 0x0040, attribute: notify.cccdHandle!, value: [0x01, 0x00])
+        s.vendorCommand(handle: 0x0040, write: write, notify: notify.valueHandle, command: 0x01, sequence: 0x59,
+                        request: [], response: [0x00, 0x01], mtu: 23)
+        s.vendorCommand(handle: 0x0040, write: write, notify: notify.valueHandle, command: 0x11, sequence: 0x5A,
+                        request: [], response: [0x03], mtu: 23)                  // status 0x03: failed
+        s.wait(ms: 100)
+        s.disconnectionComplete(handle: 0x0040, reason: 0x08)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-before-\(UUID().uuidString).btsnoop").path
+        try Data(CaptureWriter.btsnoop(s.records)).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// demo-lock's match rule with its company criterion left out: the service discovered on
+    /// the link decides it.
+    static func writeServiceOnlyProfile() throws -> String {
+        let text = try String(contentsOfFile: SharedCaptures.packageRoot.appendingPathComponent(ProfileMatchTests.lockProfile).path,
+                              encoding: .utf8)
+        let edited = text.replacingOccurrences(of: "match:\n  companyId: 0xFFFF\n", with: "match:\n")
+        #expect(edited != text)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-service-\(UUID().uuidString).yaml").path
+        try edited.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Applied by hand (`--apply demo-lock=C1`: its company criterion cannot be decided on a link
+    /// whose device the capture never shows), or by a rule the link's discovery decides: the same
+    /// frames, failure and rows as on a link seen to begin.
+    @Test func itsFramesFailuresAndRowsAreThoseOfAnyLink() throws {
+        let path = try Self.writeCapture()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let serviceOnly = try Self.writeServiceOnlyProfile()
+        defer { try? FileManager.default.removeItem(atPath: serviceOnly) }
+        let table = """
+            device  connection  direction       handle  frames  crc ok  crc bad  malformed  unanswered  failed  unsolicited
+            -       C1          device-to-host  0x0012  2       2       0        0          0           1       0          
+            -       C1          host-to-device  0x0010  2       2       0        0          0           1       0          
+            vendor-status-failure  C1  record 45  +0.623 s  response LOCK (0x91) seq 90: status 0x03 says the command failed
+            1 vendor failure(s)
+
+            """
+        for profile in [["--profile", ProfileMatchTests.lockProfile, "--apply", "demo-lock=C1"], ["--profile", serviceOnly]] {
+            let run = try CLI.run(["verify", path] + profile)
+            #expect(run.status == 1 && run.stdout == table && run.stderr == "", "\(profile)")
+            let (json, _) = try ProfileMatchTests.report([path] + profile)
+            #expect(ProfileMatchTests.frames(json) == ["ok", "ok", "failed", "failed"], "\(profile)")
+            let connection = (json["connections"] as? [[String: Any]])?.first
+            #expect(connection?["startedBeforeCapture"] as? Bool == true)
+            let failures = (json["failures"] as? [[String: Any]] ?? []).map { "\($0["kind"] ?? "") \($0["connection"] ?? "") \($0["record"] ?? "")" }
+            #expect(failures == ["vendor-status-failure C1 45", "link-lost C1 46"], "\(profile)")
+        }
+    }
+}
