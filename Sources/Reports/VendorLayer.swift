@@ -387,10 +387,18 @@ public struct VendorTotals: Sendable {
     public var unanswered = 0
     public var failed = 0
     public var unsolicited = 0
+    /// Where the row's frames lie in the capture: the first frame's first record and time, the
+    /// last frame's last ones.
+    public var firstRecord = 0
+    public var lastRecord = 0
+    public var firstTimeUs: Int64 = 0
+    public var lastTimeUs: Int64 = 0
 
     public init(device: String? = nil) { self.device = device }
 
     mutating func count(_ frame: VendorFrame) {
+        if frames == 0 { (firstRecord, firstTimeUs) = (frame.firstRecord, frame.firstTimeUs) }
+        (lastRecord, lastTimeUs) = (max(lastRecord, frame.lastRecord), max(lastTimeUs, frame.lastTimeUs))
         frames += 1
         if frame.checksumOK == true { checksumGood += 1 }
         if frame.checksumOK == false { checksumBad += 1 }
