@@ -74,4 +74,47 @@ struct BeforeCaptureVendorTests {
             #expect(failures == ["vendor-status-failure C1 45", "link-lost C1 46"], "\(profile)")
         }
     }
+
+    /// Unapplied, demo-lock cannot match: its company criterion needs the device's advertising,
+    /// which the capture never shows. `why` says so, and where the service criterion held.
+    @Test func whyDemoLockDidNotMatchSaysWhatTheLinkShowed() throws {
+        let path = try Self.writeCapture()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let why = "matched no connection: company 0xFFFF never advertised by the device of C1; service FFE0 discovered on C1"
+        let (json, stderr) = try ProfileMatchTests.report([path, "--profile", ProfileMatchTests.lockProfile])
+        #expect(ProfileMatchTests.profiles(json) == ["demo-lock devices 0 connections 0 frames 0 why " + why])
+        #expect(stderr.hasSuffix(": profile 'demo-lock' decoded nothing: \(why)\n"))
+        let run = try CLI.run(["verify", path, "--profile", ProfileMatchTests.lockProfile, "--json"])
+        let verified = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(run.status == 1 && ProfileMatchTests.profiles(verified) == ["demo-lock devices 0 connections 0 frames 0 why " + why])
+        #expect((verified["rows"] as? [Any])?.count == 0)
+    }
+
+    /// The laser projector's capture (../shared/captures/real/darkelf_test1.pcapng): one link begun
+    /// before the capture, services 1800, 180A, FF00 discovered: no sample profile is for it, and
+    /// demo-lock's why says neither criterion held anywhere.
+    @Test(.enabled(if: SharedCaptures.present, "needs ../shared/captures next to the package (absent here)"))
+    func aRealLinkBegunBeforeTheCapture() throws {
+        let (json, _) = try ProfileMatchTests.report([SharedCaptures.path("real/darkelf_test1.pcapng"), "--profile",
+                                                      ProfileMatchTests.lockProfile])
+        #expect((json["connections"] as? [[String: Any]])?.map { $0["startedBeforeCapture"] as? Bool } == [true])
+        #expect(ProfileMatchTests.profiles(json) == ["demo-lock devices 0 connections 0 frames 0 why matched no connection: "
+                                                     + "company 0xFFFF never advertised; service FFE0 never discovered"])
+    }
+
+    /// demo-lock's rule asking for a service the locks do not have, on the demo sample: the
+    /// company held on every connection's device, the service on none of them.
+    @Test func whySaysWhereEachCriterionHeld() throws {
+        let text = try String(contentsOfFile: SharedCaptures.packageRoot.appendingPathComponent(ProfileMatchTests.lockProfile).path,
+                              encoding: .utf8)
+        let edited = text.replacingOccurrences(of: "  gattService: FFE0\n", with: "  gattService: FFF0\n")
+        #expect(edited != text)
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-fff0-\(UUID().uuidString).yaml").path
+        try edited.write(toFile: profile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        let why = "matched no connection: company 0xFFFF advertised by the device of C1, C2, C3; service FFF0 never discovered on C1, C2, C3"
+        let (json, stderr) = try ProfileMatchTests.report(["Samples/demo-lock.btsnoop", "--profile", profile])
+        #expect(ProfileMatchTests.profiles(json) == ["demo-lock devices 0 connections 0 frames 0 why " + why])
+        #expect(stderr.hasSuffix(": profile 'demo-lock' decoded nothing: \(why)\n"))
+    }
 }
