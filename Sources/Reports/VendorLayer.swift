@@ -387,10 +387,18 @@ package struct VendorTotals: Sendable {
     package var unanswered = 0
     package var failed = 0
     package var unsolicited = 0
+    /// Where the row's frames lie in the capture: the first frame's first record and time, the
+    /// last frame's last ones.
+    package var firstRecord = 0
+    package var lastRecord = 0
+    package var firstTimeUs: Int64 = 0
+    package var lastTimeUs: Int64 = 0
 
     package init(device: String? = nil) { self.device = device }
 
     mutating func count(_ frame: VendorFrame) {
+        if frames == 0 { (firstRecord, firstTimeUs) = (frame.firstRecord, frame.firstTimeUs) }
+        (lastRecord, lastTimeUs) = (max(lastRecord, frame.lastRecord), max(lastTimeUs, frame.lastTimeUs))
         frames += 1
         if frame.checksumOK == true { checksumGood += 1 }
         if frame.checksumOK == false { checksumBad += 1 }

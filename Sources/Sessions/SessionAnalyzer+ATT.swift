@@ -190,7 +190,8 @@ extension SessionAnalyzer {
             events.append(.attValue(ATTValueEvent(
                 connectionNumber: conn.number,
                 hostToDevice: direction == .sent || direction == .centralToPeripheral, opcode: opcode, handle: handle,
-                uuid: conn.slot.flatMap { gatt.uuid(slot: registry.root($0), handle: handle) }, value: written.value,
+                uuid: conn.slot.map { gatt.uuid(slot: registry.root($0), handle: handle) } ?? conn.ownGATT.uuid(of: handle),
+                value: written.value,
                 timeUs: now, record: record.index, firstFragmentRecord: frame.firstRecordIndex,
                 firstFragmentUs: frame.firstTimestampUs, mtu: conn.connection.mtu)))
         default:
@@ -248,7 +249,7 @@ extension SessionAnalyzer {
         if let sent = conn.sentDevice, sent.registry == registry.version, sent.gatt == gatt.version { return }
         let device = ConnectionDevice(connectionID: conn.connection.id, connectionNumber: conn.number,
                                       deviceID: deviceID(of: conn), profile: conn.slot.flatMap { registry.profile(of: $0) },
-                                      services: conn.slot.map { gatt.services(slot: registry.root($0)) } ?? [])
+                                      services: conn.slot.map { gatt.services(slot: registry.root($0)) } ?? conn.ownGATT.services)
         if device != conn.sentDevice?.device { events.append(.device(device)) }
         conn.sentDevice = (registry.version, gatt.version, device)
     }
@@ -341,6 +342,8 @@ extension SessionAnalyzer {
     mutating func learnGATT(request: ATTPDU, response: ATTPDU, in conn: LiveConnection) {
         guard let slot = conn.slot else {
             conn.ownGATT.learn(request: request, response: response)
+            // Not in `gatt.version`: the link's device is told again before its next value.
+            conn.sentDevice?.gatt = -1
             return
         }
         gatt.learn(slot: registry.root(slot), request: request, response: response)

@@ -78,8 +78,9 @@ struct ProfileMatchTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (json, stderr) = try Self.report([path, "--profile", Self.lockProfile])
         #expect(Self.frames(json) == [])
-        #expect(Self.profiles(json) == ["demo-lock devices 0 connections 0 frames 0 why matched no connection: company 0xFFFF never advertised"])
-        #expect(stderr.hasSuffix("profile 'demo-lock' decoded nothing: matched no connection: company 0xFFFF never advertised\n"))
+        #expect(Self.profiles(json) == ["demo-lock devices 0 connections 0 frames 0 why matched no connection: company 0xFFFF never advertised by the device of C1; service FFE0 discovered on C1"])
+        #expect(stderr.hasSuffix("profile 'demo-lock' decoded nothing: matched no connection: company 0xFFFF never advertised by the device of C1; "
+                             + "service FFE0 discovered on C1\n"))
         let (applied, quiet) = try Self.report([path, "--profile", Self.lockProfile, "--apply", "demo-lock=C1"])
         #expect(Self.frames(applied) == ["ok", "ok", "ok", "ok"])
         #expect(quiet == "")

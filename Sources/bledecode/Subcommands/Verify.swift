@@ -35,8 +35,19 @@ struct Verify: ParsableCommand {
             var w = JSONWriter()
             w.beginObject()
             w.field("capture", analysis.info.path)
+            // As the report's `profiles[]`: what each decoded, or why it decoded nothing.
             w.key("profiles")
-            w.value(.list(analysis.profiles.map { .string($0) }))
+            w.beginArray()
+            for use in analysis.profileUses {
+                w.beginObject()
+                w.field("name", use.name)
+                w.field("devices", use.devices)
+                w.field("connections", use.connections.count)
+                w.field("frames", use.frames)
+                w.field("why", optional: use.why)
+                w.endObject()
+            }
+            w.endArray()
             w.key("rows")
             w.beginArray()
             for (key, total) in rows {
@@ -52,6 +63,10 @@ struct Verify: ParsableCommand {
                 w.field("unanswered", total.unanswered)
                 w.field("failed", total.failed)
                 w.field("unsolicited", total.unsolicited)
+                w.field("firstRecord", total.firstRecord)
+                w.field("lastRecord", total.lastRecord)
+                w.field("firstTimeUs", total.firstTimeUs)
+                w.field("lastTimeUs", total.lastTimeUs)
                 w.field("ok", total.allGood)
                 w.endObject()
             }
@@ -73,20 +88,25 @@ struct Verify: ParsableCommand {
             out.write(bytes: w.bytes)
             out.write("\n")
         } else {
-            out.line("device  connection  direction       handle  frames  crc ok  crc bad  malformed  unanswered  failed  unsolicited")
+            // Times from the capture's start, as in the failure lines.
+            let startUs = analysis.report.stats.firstTimeUs ?? 0
+            func time(_ us: Int64) -> String { "+" + String(format: "%.3f s", Double(us - startUs) / 1_000_000) }
+            out.line("device  connection  direction       handle  frames  crc ok  crc bad  malformed  unanswered  failed  unsolicited"
+                     + "  records    time")
             for (key, total) in rows {
+                // Where the row's frames lie: first and last record and time.
                 let cells = [total.device ?? "-", key.connection, key.direction, Hex.code(key.handle, width: 4),
                              String(total.frames), String(total.checksumGood), String(total.checksumBad),
-                             String(total.malformed), String(total.unanswered), String(total.failed), String(total.unsolicited)]
-                let widths = [6, 10, 14, 6, 6, 6, 7, 9, 10, 6, 11]
+                             String(total.malformed), String(total.unanswered), String(total.failed), String(total.unsolicited),
+                             "\(total.firstRecord)…\(total.lastRecord)", time(total.firstTimeUs) + " … " + time(total.lastTimeUs)]
+                let widths = [6, 10, 14, 6, 6, 6, 7, 9, 10, 6, 11, 9, 0]
                 out.line(zip(cells, widths).map { $0.0.padding(toLength: max($0.1, $0.0.count), withPad: " ", startingAt: 0) }
                     .joined(separator: "  "))
             }
             // Each failure with where to look: connection, record, time from the capture's start.
-            let startUs = analysis.report.stats.firstTimeUs ?? 0
             for failure in vendorFailures {
                 let place = [failure.connectionID ?? "-", failure.record.map { "record \($0)" } ?? "record -",
-                             "+" + String(format: "%.3f s", Double(failure.timeUs - startUs) / 1_000_000)]
+                             time(failure.timeUs)]
                 out.line(failure.kind.rawValue + "  " + place.joined(separator: "  ") + "  " + TerminalText.escape(failure.summary))
             }
             out.line(rows.isEmpty ? "no vendor frames found for the profiles given"
