@@ -12,6 +12,9 @@ public struct CaptureReport: Sendable {
     public let connections: [Connection]
     /// The failures: `count` is the true total, `listed` those the report lists.
     public let failures: Failures
+    /// What is worth a look but failed nothing (`warning`) and stack housekeeping (`info`), in
+    /// time order; each entry's `count` covers a run of it on one link.
+    public let notices: [Failure]
     /// The vendor frames decoded with the profiles, in the order they started.
     public let vendorFrames: [VendorFrame]
     /// The names of the profiles that were applied.
@@ -30,6 +33,7 @@ public struct CaptureReport: Sendable {
         devices = report.devices.map(Device.init)
         connections = report.connections.map(Connection.init)
         failures = Failures(report)
+        notices = report.notices.map(Failure.init)
         vendorFrames = analysis.vendorFrames.map(VendorFrame.init(captured:))
         profiles = analysis.profiles
         warnings = analysis.diagnostics.map(\.description)

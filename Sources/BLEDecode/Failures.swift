@@ -21,10 +21,15 @@ extension CaptureReport {
         public var underestimatedCount: Int { listed.count }
     }
 
-    /// One failure, at the time it became visible in the capture.
+    /// One finding, at the time it became visible in the capture: a failure (in `failures`) or,
+    /// of severity `warning` or `info`, a notice (in `notices`).
     public struct Failure: Sendable, Equatable {
-        /// The report contract's kind (`att-error`, `link-lost`, …; docs/report.md).
+        /// The report contract's kind (`att-error`, `link-lost`, `dangling-connection`, …; docs/failures.md).
         public let kind: String
+        /// `failure`, `warning` or `info` (docs/failures.md says which kind has which, and why).
+        public let severity: String
+        /// How many times the finding occurred: a run of one notice on one link is one entry.
+        public let count: Int
         /// Microseconds since 1970 (UTC).
         public let timeUs: Int64
         public let record: Int?
@@ -35,6 +40,8 @@ extension CaptureReport {
 
         init(_ failure: Sessions.Failure) {
             kind = failure.kind.rawValue
+            severity = failure.severity.rawValue
+            count = failure.count
             timeUs = failure.timeUs
             record = failure.record
             deviceID = failure.deviceID

@@ -50,6 +50,10 @@ struct LibraryExampleTests {
         #expect(report.connections.map(\.id) == ["C1", "C2", "C3"])
         #expect(report.failures.count == report.failures.listed.count)
         #expect(report.failures.countsByKind.values.reduce(0, +) == 7)
+        #expect(report.failures.allSatisfy { $0.severity == "failure" })
+        // C3 was still up at the end: a warning, not a failure.
+        #expect(report.notices.map(\.kind) == ["dangling-connection"])
+        #expect(report.notices.map(\.severity) == ["warning"])
         #expect(Array(report.failures).map(\.kind) == report.failures.listed.map(\.kind))
         let lost = try #require(report.failures.first { $0.kind == "link-lost" })
         #expect(lost.summary.contains("Connection Timeout"))
