@@ -1,4 +1,5 @@
 import ArgumentParser
+import BLEBase
 import CaptureFormats
 import Reports
 
