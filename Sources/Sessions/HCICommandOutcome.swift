@@ -1,0 +1,14 @@
+import ATT
+import BLEBase
+import CaptureFormats
+import HCI
+import PacketDecoding
+
+/// The outcome of an HCI command (Core v5.4 Vol 4 Part E §4.4: Command Status or Complete).
+public struct HCICommandOutcome: Sendable {
+    public var opcode: HCIOpcode
+    public var commandUs: Int64
+    public var responseUs: Int64?
+    public var status: HCIStatus?
+    public var answeredBy: String?
+}
