@@ -3,7 +3,7 @@ import PackageDescription
 
 /// One library per layer; dependencies point down only:
 /// BLEBase ← CaptureFormats ← HCI | LinkLayer ← L2CAP ← ATT ← PacketDecoding ← Sessions ← VendorDecoding ←
-/// Reports ← BLEDecode (the library product) | bledecode.
+/// Analysis ← Reports ← BLEDecode (the library product) | bledecode.
 /// No unsafe flags, so that the package can be a versioned dependency: the release build's speed
 /// settings are scripts/release-build's.
 let package = Package(
@@ -30,13 +30,14 @@ let package = Package(
         .target(name: "PacketDecoding", dependencies: ["CaptureFormats", "HCI", "LinkLayer", "L2CAP", "ATT"]),
         .target(name: "Sessions", dependencies: ["PacketDecoding"]),
         .target(name: "VendorDecoding", dependencies: ["BLEBase", .product(name: "Yams", package: "Yams")]),
-        .target(name: "Reports", dependencies: ["Sessions", "VendorDecoding"]),
+        .target(name: "Analysis", dependencies: ["Sessions", "VendorDecoding"]),
+        .target(name: "Reports", dependencies: ["Analysis"]),
         // The library product's public API (docs/library.md); everything below it stays out of sight.
-        .target(name: "BLEDecode", dependencies: ["Reports", "Sessions", "VendorDecoding", "CaptureFormats", "ATT", "BLEBase"]),
+        .target(name: "BLEDecode", dependencies: ["Reports", "Analysis", "Sessions", "VendorDecoding", "CaptureFormats", "ATT", "BLEBase"]),
         // The command line; its module is not named `bledecode`, which a case-insensitive file
         // system (macOS) takes for the library's `BLEDecode`.
         .executableTarget(name: "BLEDecodeCLI", dependencies: [
-            "Reports", "Sessions", "VendorDecoding", "PacketDecoding", "BLEBase",
+            "Reports", "Analysis", "Sessions", "VendorDecoding", "PacketDecoding", "BLEBase",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Sources/bledecode"),
         .target(name: "AnalyzerTestSupport", dependencies: ["BLEBase", "CaptureFormats", "CZlib"]),
@@ -77,7 +78,7 @@ if Context.environment["BLEDECODE_FUZZ"] == "1" {
         ("fuzz-att", ["BLEBase", "ATT"]),
         ("fuzz-ll", ["LinkLayer"]),
         ("fuzz-profile", ["BLEBase", "VendorDecoding"]),
-        ("fuzz-pipeline", ["CaptureFormats", "Reports", "VendorDecoding"]),
+        ("fuzz-pipeline", ["CaptureFormats", "Analysis", "Reports", "VendorDecoding"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(.executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies,

@@ -1,3 +1,4 @@
+import Analysis
 import CaptureFormats
 import FuzzSupport
 import Reports

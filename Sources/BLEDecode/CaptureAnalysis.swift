@@ -1,4 +1,5 @@
 public import Foundation
+internal import Analysis
 internal import CaptureFormats
 internal import Reports
 internal import Sessions

@@ -170,6 +170,9 @@ package struct PacketIssue: Sendable, Equatable, CustomStringConvertible {
     package var message: String
     /// For an ATT PDU the capturing tool cut: its opcode, when the cut left that byte.
     package var hiddenATTOpcode: UInt8?
+    /// The decoder's error, typed (field, offset, bytes needed), when a layer's bytes broke the
+    /// specification; `message` is its text.
+    package var error: DecodeError?
 
     package init(_ kind: Kind, layer: Layer, _ message: String, hiddenATTOpcode: UInt8? = nil) {
         self.kind = kind
@@ -180,6 +183,7 @@ package struct PacketIssue: Sendable, Equatable, CustomStringConvertible {
 
     package init(_ error: DecodeError) {
         self.init(.malformed, layer: error.layer, error.message)
+        self.error = error
     }
 
     package var description: String { "\(layer.rawValue): \(message)" }

@@ -1,3 +1,4 @@
+import Analysis
 import AssignedNumbers
 import BLEBase
 import Sessions

@@ -1,3 +1,4 @@
+import Analysis
 import Dispatch
 
 /// Writes the elements of a long JSON array on two threads: the array is cut into pieces of

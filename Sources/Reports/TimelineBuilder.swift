@@ -1,3 +1,4 @@
+import Analysis
 import ATT
 import BLEBase
 import HCI

@@ -1,32 +1,17 @@
+import Analysis
 import AssignedNumbers
 import BLEBase
 import Sessions
 
-/// Small text pieces the timeline renderers share: durations, names of attributes.
-enum TimelineFormat {
+/// Small text pieces the timeline renderers share: names of attributes, counts, titles (durations
+/// are in Analysis, whose vendor command runs show them too).
+extension TimelineFormat {
     /// Every failure counted, also those past the listing cap (`6` or `1506, 6 listed (…)`).
     static func failureCount(_ report: SessionReport) -> String {
         let failures = report.stats.failures
         return report.failures.count < failures
             ? "\(failures), \(report.failures.count) listed (at most \(SessionAnalyzer.failuresListedPerKind) of a kind)"
             : "\(failures)"
-    }
-
-    /// `850 µs`, `7.5 ms`, `30 ms`, `1.78 s`, `148 s`.
-    static func duration(_ us: Int64) -> String {
-        let us = max(us, 0)
-        if us < 1_000 { return "\(us) µs" }
-        if us < 100_000 { return trimmed(Double(us) / 1_000, decimals: 1) + " ms" }
-        if us < 1_000_000 { return "\(us / 1_000) ms" }
-        if us < 100_000_000 { return trimmed(Double(us) / 1_000_000, decimals: 2) + " s" }
-        return "\(us / 1_000_000) s"
-    }
-
-    static func trimmed(_ value: Double, decimals: Int) -> String {
-        let scale = decimals == 1 ? 10.0 : 100.0
-        let rounded = (value * scale).rounded() / scale
-        if rounded == rounded.rounded() { return String(Int64(rounded)) }
-        return String(rounded)
     }
 
     /// `"LOCK-A101"`: a name from a capture in quotes, cut so a hostile 248-byte name cannot

@@ -1,4 +1,5 @@
 import Foundation
+import Analysis
 import AssignedNumbers
 import BLEBase
 import Sessions

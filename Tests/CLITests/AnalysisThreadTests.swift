@@ -1,3 +1,4 @@
+@testable import Analysis
 import AnalyzerTestSupport
 import CaptureFormats
 import Dispatch

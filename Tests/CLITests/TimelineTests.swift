@@ -1,3 +1,4 @@
+import Analysis
 import AnalyzerTestSupport
 import BLEBase
 import CaptureFormats

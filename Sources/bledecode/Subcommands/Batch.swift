@@ -1,4 +1,6 @@
+import Analysis
 import ArgumentParser
+import BLEBase
 import CaptureFormats
 import Dispatch
 import Foundation

@@ -1,0 +1,22 @@
+import Analysis
+import ArgumentParser
+import BLEBase
+import Foundation
+import Reports
+import Sessions
+import VendorDecoding
+
+/// The formats reports are written in.
+enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, html, markdown
+
+    /// From `-o`'s extension: `.html`/`.htm`, `.md`/`.markdown`, `.json`.
+    init?(path: String) {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "html", "htm": self = .html
+        case "md", "markdown": self = .markdown
+        case "json": self = .json
+        default: return nil
+        }
+    }
+}
