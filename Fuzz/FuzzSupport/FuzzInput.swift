@@ -8,9 +8,9 @@ import CFuzzDriver
 
 /// What the libFuzzer targets share: a capture file made from the input, and a cursor that splits
 /// the input into small fields (a kind byte, a length byte, bytes) so one input drives a sequence.
-package enum FuzzInput {
+public enum FuzzInput {
     /// The input as a file (one per process, rewritten each run), for the readers that open paths.
-    package static func withFile<T>(_ bytes: [UInt8], _ body: (String) -> T) -> T {
+    public static func withFile<T>(_ bytes: [UInt8], _ body: (String) -> T) -> T {
         let path = "/tmp/bledecode-fuzz-\(getpid())"
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard fd >= 0 else { return body("/nonexistent") }
@@ -26,7 +26,7 @@ package enum FuzzInput {
 
     /// Reads every record the reader yields (each reader must stop on its own).
     @discardableResult
-    package static func drain(_ reader: any RecordReader) -> [CaptureRecord] {
+    public static func drain(_ reader: any RecordReader) -> [CaptureRecord] {
         var records: [CaptureRecord] = []
         while let record = reader.next() { records.append(record) }
         _ = reader.diagnostics.map(\.description)
@@ -35,7 +35,7 @@ package enum FuzzInput {
 
     /// Reads the capture at `path` twice, record by record and in batches of `batchSize`
     /// (`nextBatch`), and traps unless both give the same records and diagnostics.
-    package static func expectSameBatches(_ path: String, batchSize: Int) {
+    public static func expectSameBatches(_ path: String, batchSize: Int) {
         guard let reader = try? CaptureFile.open(path) else { return }
         let records = drain(reader)
         guard let batches = try? CaptureFile.open(path) as? any RecordBatchReader else { return }
@@ -47,14 +47,14 @@ package enum FuzzInput {
     }
 
     /// The input's bytes as libFuzzer hands them over.
-    package static func bytes(_ start: UnsafePointer<UInt8>?, _ count: Int) -> [UInt8] {
+    public static func bytes(_ start: UnsafePointer<UInt8>?, _ count: Int) -> [UInt8] {
         guard let start, count > 0 else { return [] }
         return Array(UnsafeBufferPointer(start: start, count: count))
     }
 
     /// Runs libFuzzer's driver with the process's arguments (a target's whole `main`; SwiftPM
     /// renames an executable's `main`, so libFuzzer's own cannot be used).
-    package static func run(_ target: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> Never {
+    public static func run(_ target: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> Never {
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
         exit(LLVMFuzzerRunDriver(&argc, &argv, target))
@@ -62,17 +62,17 @@ package enum FuzzInput {
 }
 
 /// Splits an input into fields; past the end every read gives zero or an empty array.
-package struct FuzzCursor {
+public struct FuzzCursor {
     private var rest: ArraySlice<UInt8>
 
-    package init(_ bytes: [UInt8]) { rest = bytes[...] }
+    public init(_ bytes: [UInt8]) { rest = bytes[...] }
 
-    package var isAtEnd: Bool { rest.isEmpty }
+    public var isAtEnd: Bool { rest.isEmpty }
 
-    package mutating func byte() -> UInt8 { rest.popFirst() ?? 0 }
+    public mutating func byte() -> UInt8 { rest.popFirst() ?? 0 }
 
     /// A length byte, then that many bytes (fewer at the end).
-    package mutating func chunk() -> [UInt8] {
+    public mutating func chunk() -> [UInt8] {
         let count = Int(byte())
         let taken = Array(rest.prefix(count))
         rest = rest.dropFirst(count)

@@ -9,26 +9,26 @@ import BLEBase
 /// +----------------+------------------+------------+
 ///   u8               u16 LE             u8
 /// ```
-package struct ATTErrorResponse: Sendable, Equatable {
-    package var requestOpcode: ATTOpcode
+public struct ATTErrorResponse: Sendable, Equatable {
+    public var requestOpcode: ATTOpcode
     /// The handle the request failed on (0x0000 when none applies).
-    package var handle: UInt16
-    package var errorCode: ATTErrorCode
+    public var handle: UInt16
+    public var errorCode: ATTErrorCode
 
-    package init(requestOpcode: ATTOpcode, handle: UInt16, errorCode: ATTErrorCode) {
+    public init(requestOpcode: ATTOpcode, handle: UInt16, errorCode: ATTErrorCode) {
         self.requestOpcode = requestOpcode
         self.handle = handle
         self.errorCode = errorCode
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         requestOpcode = ATTOpcode(rawValue: try reader.readUInt8("request opcode in error"))
         handle = try reader.readUInt16LE("attribute handle in error")
         errorCode = ATTErrorCode(rawValue: try reader.readUInt8("error code"))
     }
 
     /// Attribute Not Found ending a discovery procedure: not a failure.
-    package var isNormalEndOfDiscovery: Bool {
+    public var isNormalEndOfDiscovery: Bool {
         ATTErrorCode.isNormalEndOfDiscovery(errorCode: errorCode, requestOpcode: requestOpcode)
     }
 }
@@ -42,16 +42,16 @@ package struct ATTErrorResponse: Sendable, Equatable {
 /// +--------------+------------+
 ///   u16 LE         u16 LE
 /// ```
-package struct ATTHandleRange: Sendable, Equatable {
-    package var startHandle: UInt16
-    package var endHandle: UInt16
+public struct ATTHandleRange: Sendable, Equatable {
+    public var startHandle: UInt16
+    public var endHandle: UInt16
 
-    package init(startHandle: UInt16, endHandle: UInt16) {
+    public init(startHandle: UInt16, endHandle: UInt16) {
         self.startHandle = startHandle
         self.endHandle = endHandle
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         startHandle = try reader.readUInt16LE("starting handle")
         endHandle = try reader.readUInt16LE("ending handle")
     }
@@ -59,19 +59,19 @@ package struct ATTHandleRange: Sendable, Equatable {
 
 /// The UUID width of a Find Information Response (§3.4.3.2): 0x01 16-bit, 0x02 128-bit; the
 /// specification defines no other value, so any other is malformed.
-package enum ATTUUIDFormat: UInt8, Sendable, Equatable {
+public enum ATTUUIDFormat: UInt8, Sendable, Equatable {
     case uuid16 = 0x01
     case uuid128 = 0x02
 
-    package var uuidWidth: Int { self == .uuid16 ? 2 : 16 }
+    public var uuidWidth: Int { self == .uuid16 ? 2 : 16 }
 }
 
 /// One handle–UUID pair of a Find Information Response.
-package struct ATTHandleUUID: Sendable, Equatable {
-    package var handle: UInt16
-    package var uuid: BluetoothUUID
+public struct ATTHandleUUID: Sendable, Equatable {
+    public var handle: UInt16
+    public var uuid: BluetoothUUID
 
-    package init(handle: UInt16, uuid: BluetoothUUID) {
+    public init(handle: UInt16, uuid: BluetoothUUID) {
         self.handle = handle
         self.uuid = uuid
     }
@@ -85,16 +85,16 @@ package struct ATTHandleUUID: Sendable, Equatable {
 /// | format | (handle u16 LE, UUID 2 or 16 bytes) × n, n ≥ 1 |
 /// +--------+----------------------------------------------+
 /// ```
-package struct ATTFindInformationResponse: Sendable, Equatable {
-    package var format: ATTUUIDFormat
-    package var attributes: [ATTHandleUUID]
+public struct ATTFindInformationResponse: Sendable, Equatable {
+    public var format: ATTUUIDFormat
+    public var attributes: [ATTHandleUUID]
 
-    package init(format: ATTUUIDFormat, attributes: [ATTHandleUUID]) {
+    public init(format: ATTUUIDFormat, attributes: [ATTHandleUUID]) {
         self.format = format
         self.attributes = attributes
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         let at = reader.reportedOffset
         let rawFormat = try reader.readUInt8("format")
         guard let format = ATTUUIDFormat(rawValue: rawFormat) else {
@@ -124,19 +124,19 @@ package struct ATTFindInformationResponse: Sendable, Equatable {
 /// +--------------+------------+----------------+-----------------+
 ///   u16 LE         u16 LE       u16 LE (UUID)    rest
 /// ```
-package struct ATTFindByTypeValueRequest: Sendable, Equatable {
-    package var range: ATTHandleRange
+public struct ATTFindByTypeValueRequest: Sendable, Equatable {
+    public var range: ATTHandleRange
     /// Always a 16-bit UUID on the wire.
-    package var attributeType: BluetoothUUID
-    package var value: [UInt8]
+    public var attributeType: BluetoothUUID
+    public var value: [UInt8]
 
-    package init(range: ATTHandleRange, attributeType: BluetoothUUID, value: [UInt8]) {
+    public init(range: ATTHandleRange, attributeType: BluetoothUUID, value: [UInt8]) {
         self.range = range
         self.attributeType = attributeType
         self.value = value
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         range = try ATTHandleRange(parsing: &reader)
         attributeType = BluetoothUUID(uint16: try reader.readUInt16LE("attribute type"))
         value = reader.readRemainingBytes()
@@ -152,16 +152,16 @@ package struct ATTFindByTypeValueRequest: Sendable, Equatable {
 /// +------------------------+--------------------+
 ///   u16 LE                   u16 LE
 /// ```
-package struct ATTHandlesInformation: Sendable, Equatable {
-    package var foundHandle: UInt16
-    package var groupEndHandle: UInt16
+public struct ATTHandlesInformation: Sendable, Equatable {
+    public var foundHandle: UInt16
+    public var groupEndHandle: UInt16
 
-    package init(foundHandle: UInt16, groupEndHandle: UInt16) {
+    public init(foundHandle: UInt16, groupEndHandle: UInt16) {
         self.foundHandle = foundHandle
         self.groupEndHandle = groupEndHandle
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         foundHandle = try reader.readUInt16LE("found attribute handle")
         groupEndHandle = try reader.readUInt16LE("group end handle")
     }
@@ -187,27 +187,27 @@ package struct ATTHandlesInformation: Sendable, Equatable {
 /// +--------------+------------+--------------------------+
 ///   u16 LE         u16 LE       UUID, little-endian
 /// ```
-package struct ATTTypeRangeRequest: Sendable, Equatable {
-    package var range: ATTHandleRange
-    package var attributeType: BluetoothUUID
+public struct ATTTypeRangeRequest: Sendable, Equatable {
+    public var range: ATTHandleRange
+    public var attributeType: BluetoothUUID
 
-    package init(range: ATTHandleRange, attributeType: BluetoothUUID) {
+    public init(range: ATTHandleRange, attributeType: BluetoothUUID) {
         self.range = range
         self.attributeType = attributeType
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         range = try ATTHandleRange(parsing: &reader)
         attributeType = try readATTUUID(&reader, field: "attribute type")
     }
 }
 
 /// One handle–value pair of a Read By Type Response.
-package struct ATTAttributeData: Sendable, Equatable {
-    package var handle: UInt16
-    package var value: [UInt8]
+public struct ATTAttributeData: Sendable, Equatable {
+    public var handle: UInt16
+    public var value: [UInt8]
 
-    package init(handle: UInt16, value: [UInt8]) {
+    public init(handle: UInt16, value: [UInt8]) {
         self.handle = handle
         self.value = value
     }
@@ -222,16 +222,16 @@ package struct ATTAttributeData: Sendable, Equatable {
 /// +--------+--------------------------------------------------+
 ///   u8: size of each pair, ≥ 2
 /// ```
-package struct ATTReadByTypeResponse: Sendable, Equatable {
-    package var length: UInt8
-    package var attributes: [ATTAttributeData]
+public struct ATTReadByTypeResponse: Sendable, Equatable {
+    public var length: UInt8
+    public var attributes: [ATTAttributeData]
 
-    package init(length: UInt8, attributes: [ATTAttributeData]) {
+    public init(length: UInt8, attributes: [ATTAttributeData]) {
         self.length = length
         self.attributes = attributes
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         length = try readEntryLength(&reader, minimum: 2, structure: "attribute data")
         attributes = []
         while !reader.isAtEnd {
@@ -242,12 +242,12 @@ package struct ATTReadByTypeResponse: Sendable, Equatable {
 }
 
 /// One entry of a Read By Group Type Response.
-package struct ATTGroupData: Sendable, Equatable {
-    package var handle: UInt16
-    package var endGroupHandle: UInt16
-    package var value: [UInt8]
+public struct ATTGroupData: Sendable, Equatable {
+    public var handle: UInt16
+    public var endGroupHandle: UInt16
+    public var value: [UInt8]
 
-    package init(handle: UInt16, endGroupHandle: UInt16, value: [UInt8]) {
+    public init(handle: UInt16, endGroupHandle: UInt16, value: [UInt8]) {
         self.handle = handle
         self.endGroupHandle = endGroupHandle
         self.value = value
@@ -263,16 +263,16 @@ package struct ATTGroupData: Sendable, Equatable {
 /// +--------+-----------------------------------------------------------------+
 ///   u8: size of each entry, ≥ 4
 /// ```
-package struct ATTReadByGroupTypeResponse: Sendable, Equatable {
-    package var length: UInt8
-    package var groups: [ATTGroupData]
+public struct ATTReadByGroupTypeResponse: Sendable, Equatable {
+    public var length: UInt8
+    public var groups: [ATTGroupData]
 
-    package init(length: UInt8, groups: [ATTGroupData]) {
+    public init(length: UInt8, groups: [ATTGroupData]) {
         self.length = length
         self.groups = groups
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         length = try readEntryLength(&reader, minimum: 4, structure: "attribute data")
         groups = []
         while !reader.isAtEnd {

@@ -2,34 +2,34 @@ import BLEBase
 
 /// An Error Response's error code (Core v5.4 Vol 3 Part F §3.4.1.1; Core Specification
 /// Supplement Part B for the common profile and service error codes).
-package struct ATTErrorCode: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct ATTErrorCode: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let invalidHandle = Self(rawValue: 0x01)
-    package static let readNotPermitted = Self(rawValue: 0x02)
-    package static let writeNotPermitted = Self(rawValue: 0x03)
-    package static let invalidPDU = Self(rawValue: 0x04)
-    package static let insufficientAuthentication = Self(rawValue: 0x05)
-    package static let requestNotSupported = Self(rawValue: 0x06)
-    package static let invalidOffset = Self(rawValue: 0x07)
-    package static let insufficientAuthorization = Self(rawValue: 0x08)
-    package static let prepareQueueFull = Self(rawValue: 0x09)
-    package static let attributeNotFound = Self(rawValue: 0x0A)
-    package static let attributeNotLong = Self(rawValue: 0x0B)
-    package static let insufficientEncryptionKeySize = Self(rawValue: 0x0C)
-    package static let invalidAttributeValueLength = Self(rawValue: 0x0D)
-    package static let unlikelyError = Self(rawValue: 0x0E)
-    package static let insufficientEncryption = Self(rawValue: 0x0F)
-    package static let unsupportedGroupType = Self(rawValue: 0x10)
-    package static let insufficientResources = Self(rawValue: 0x11)
-    package static let databaseOutOfSync = Self(rawValue: 0x12)
-    package static let valueNotAllowed = Self(rawValue: 0x13)
+    public static let invalidHandle = Self(rawValue: 0x01)
+    public static let readNotPermitted = Self(rawValue: 0x02)
+    public static let writeNotPermitted = Self(rawValue: 0x03)
+    public static let invalidPDU = Self(rawValue: 0x04)
+    public static let insufficientAuthentication = Self(rawValue: 0x05)
+    public static let requestNotSupported = Self(rawValue: 0x06)
+    public static let invalidOffset = Self(rawValue: 0x07)
+    public static let insufficientAuthorization = Self(rawValue: 0x08)
+    public static let prepareQueueFull = Self(rawValue: 0x09)
+    public static let attributeNotFound = Self(rawValue: 0x0A)
+    public static let attributeNotLong = Self(rawValue: 0x0B)
+    public static let insufficientEncryptionKeySize = Self(rawValue: 0x0C)
+    public static let invalidAttributeValueLength = Self(rawValue: 0x0D)
+    public static let unlikelyError = Self(rawValue: 0x0E)
+    public static let insufficientEncryption = Self(rawValue: 0x0F)
+    public static let unsupportedGroupType = Self(rawValue: 0x10)
+    public static let insufficientResources = Self(rawValue: 0x11)
+    public static let databaseOutOfSync = Self(rawValue: 0x12)
+    public static let valueNotAllowed = Self(rawValue: 0x13)
 
     /// 0x80–0x9F: defined by the higher layer (the application).
-    package var isApplicationError: Bool { (0x80...0x9F).contains(rawValue) }
+    public var isApplicationError: Bool { (0x80...0x9F).contains(rawValue) }
 
-    package var name: String {
+    public var name: String {
         switch rawValue {
         case 0x01: return "Invalid Handle"
         case 0x02: return "Read Not Permitted"
@@ -62,7 +62,7 @@ package struct ATTErrorCode: RawRepresentable, Hashable, Sendable {
     /// True for Attribute Not Found answering a discovery request (Read By Group Type, Read By
     /// Type, Find Information, Find By Type Value): the normal end of a GATT discovery procedure
     /// (Core v5.4 Vol 3 Part G §4.4–§4.7), not a failure.
-    package static func isNormalEndOfDiscovery(errorCode: ATTErrorCode, requestOpcode: ATTOpcode) -> Bool {
+    public static func isNormalEndOfDiscovery(errorCode: ATTErrorCode, requestOpcode: ATTOpcode) -> Bool {
         guard errorCode == .attributeNotFound else { return false }
         switch requestOpcode {
         case .readByGroupTypeRequest, .readByTypeRequest, .findInformationRequest, .findByTypeValueRequest:

@@ -1,7 +1,7 @@
 import BLEBase
 
 /// What role a PDU plays in the protocol (Core v5.4 Vol 3 Part F §3.3).
-package enum ATTPDUKind: String, Sendable, Equatable {
+public enum ATTPDUKind: String, Sendable, Equatable {
     case request, response, command, notification, indication, confirmation
 }
 
@@ -14,41 +14,41 @@ package enum ATTPDUKind: String, Sendable, Equatable {
 /// | signature flag        |               |         |
 /// +-----------------------+---------------+---------+
 /// ```
-package struct ATTOpcode: RawRepresentable, Hashable, Sendable, Comparable {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct ATTOpcode: RawRepresentable, Hashable, Sendable, Comparable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let errorResponse = Self(rawValue: 0x01)
-    package static let exchangeMTURequest = Self(rawValue: 0x02)
-    package static let exchangeMTUResponse = Self(rawValue: 0x03)
-    package static let findInformationRequest = Self(rawValue: 0x04)
-    package static let findInformationResponse = Self(rawValue: 0x05)
-    package static let findByTypeValueRequest = Self(rawValue: 0x06)
-    package static let findByTypeValueResponse = Self(rawValue: 0x07)
-    package static let readByTypeRequest = Self(rawValue: 0x08)
-    package static let readByTypeResponse = Self(rawValue: 0x09)
-    package static let readRequest = Self(rawValue: 0x0A)
-    package static let readResponse = Self(rawValue: 0x0B)
-    package static let readBlobRequest = Self(rawValue: 0x0C)
-    package static let readBlobResponse = Self(rawValue: 0x0D)
-    package static let readMultipleRequest = Self(rawValue: 0x0E)
-    package static let readMultipleResponse = Self(rawValue: 0x0F)
-    package static let readByGroupTypeRequest = Self(rawValue: 0x10)
-    package static let readByGroupTypeResponse = Self(rawValue: 0x11)
-    package static let writeRequest = Self(rawValue: 0x12)
-    package static let writeResponse = Self(rawValue: 0x13)
-    package static let prepareWriteRequest = Self(rawValue: 0x16)
-    package static let prepareWriteResponse = Self(rawValue: 0x17)
-    package static let executeWriteRequest = Self(rawValue: 0x18)
-    package static let executeWriteResponse = Self(rawValue: 0x19)
-    package static let handleValueNotification = Self(rawValue: 0x1B)
-    package static let handleValueIndication = Self(rawValue: 0x1D)
-    package static let handleValueConfirmation = Self(rawValue: 0x1E)
-    package static let readMultipleVariableRequest = Self(rawValue: 0x20)
-    package static let readMultipleVariableResponse = Self(rawValue: 0x21)
-    package static let multipleHandleValueNotification = Self(rawValue: 0x23)
-    package static let writeCommand = Self(rawValue: 0x52)
-    package static let signedWriteCommand = Self(rawValue: 0xD2)
+    public static let errorResponse = Self(rawValue: 0x01)
+    public static let exchangeMTURequest = Self(rawValue: 0x02)
+    public static let exchangeMTUResponse = Self(rawValue: 0x03)
+    public static let findInformationRequest = Self(rawValue: 0x04)
+    public static let findInformationResponse = Self(rawValue: 0x05)
+    public static let findByTypeValueRequest = Self(rawValue: 0x06)
+    public static let findByTypeValueResponse = Self(rawValue: 0x07)
+    public static let readByTypeRequest = Self(rawValue: 0x08)
+    public static let readByTypeResponse = Self(rawValue: 0x09)
+    public static let readRequest = Self(rawValue: 0x0A)
+    public static let readResponse = Self(rawValue: 0x0B)
+    public static let readBlobRequest = Self(rawValue: 0x0C)
+    public static let readBlobResponse = Self(rawValue: 0x0D)
+    public static let readMultipleRequest = Self(rawValue: 0x0E)
+    public static let readMultipleResponse = Self(rawValue: 0x0F)
+    public static let readByGroupTypeRequest = Self(rawValue: 0x10)
+    public static let readByGroupTypeResponse = Self(rawValue: 0x11)
+    public static let writeRequest = Self(rawValue: 0x12)
+    public static let writeResponse = Self(rawValue: 0x13)
+    public static let prepareWriteRequest = Self(rawValue: 0x16)
+    public static let prepareWriteResponse = Self(rawValue: 0x17)
+    public static let executeWriteRequest = Self(rawValue: 0x18)
+    public static let executeWriteResponse = Self(rawValue: 0x19)
+    public static let handleValueNotification = Self(rawValue: 0x1B)
+    public static let handleValueIndication = Self(rawValue: 0x1D)
+    public static let handleValueConfirmation = Self(rawValue: 0x1E)
+    public static let readMultipleVariableRequest = Self(rawValue: 0x20)
+    public static let readMultipleVariableResponse = Self(rawValue: 0x21)
+    public static let multipleHandleValueNotification = Self(rawValue: 0x23)
+    public static let writeCommand = Self(rawValue: 0x52)
+    public static let signedWriteCommand = Self(rawValue: 0xD2)
 
     /// Name, kind and parameter size rule of every opcode defined by Core v5.4 (§3.4.1–§3.4.7;
     /// sizes exclude the opcode byte). The one table the decoder and the summaries read.
@@ -89,13 +89,13 @@ package struct ATTOpcode: RawRepresentable, Hashable, Sendable, Comparable {
         }
     }
 
-    package var name: String { entry?.name ?? "Unknown (\(Hex.code(rawValue)))" }
+    public var name: String { entry?.name ?? "Unknown (\(Hex.code(rawValue)))" }
 
     /// False for opcodes Core v5.4 does not define (every defined one has a size rule).
-    package var isKnown: Bool { parameterLength != nil }
+    public var isKnown: Bool { parameterLength != nil }
 
     /// The role of a known opcode; an unknown opcode with the command flag is a command.
-    package var kind: ATTPDUKind? { Self.kinds[Int(rawValue)] }
+    public var kind: ATTPDUKind? { Self.kinds[Int(rawValue)] }
 
     /// `kind` of every opcode value, taken from `entry` once (read several times per PDU).
     private static let kinds: [ATTPDUKind?] = (0...255).map {
@@ -104,7 +104,7 @@ package struct ATTOpcode: RawRepresentable, Hashable, Sendable, Comparable {
     }
 
     /// The size rule of a known opcode's parameters.
-    package var parameterLength: ParameterLength? { Self.parameterLengths[Int(rawValue)] }
+    public var parameterLength: ParameterLength? { Self.parameterLengths[Int(rawValue)] }
 
     /// `parameterLength` of every opcode value, taken from `entry` once (read for every PDU).
     private static let parameterLengths: [ParameterLength?] = (0...255).map {
@@ -112,17 +112,17 @@ package struct ATTOpcode: RawRepresentable, Hashable, Sendable, Comparable {
     }
 
     /// Bit 6: the PDU is a command (no response expected).
-    package var isCommand: Bool { rawValue & 0x40 != 0 }
+    public var isCommand: Bool { rawValue & 0x40 != 0 }
 
     /// Bit 7: an authentication signature follows the parameters.
-    package var hasAuthenticationSignature: Bool { rawValue & 0x80 != 0 }
+    public var hasAuthenticationSignature: Bool { rawValue & 0x80 != 0 }
 
     /// Bits 0–5.
-    package var method: UInt8 { rawValue & 0x3F }
+    public var method: UInt8 { rawValue & 0x3F }
 
     /// What answers this PDU: request + 1, Handle Value Confirmation for an indication; nil for
     /// PDUs that expect nothing (an Error Response may answer any request as well).
-    package var expectedResponse: ATTOpcode? {
+    public var expectedResponse: ATTOpcode? {
         switch kind {
         case .request: return ATTOpcode(rawValue: rawValue &+ 1)
         case .indication: return .handleValueConfirmation
@@ -132,7 +132,7 @@ package struct ATTOpcode: RawRepresentable, Hashable, Sendable, Comparable {
 
     /// The request a response answers (response − 1; the indication for a confirmation). Nil for
     /// Error Response, which names its request in its parameters.
-    package var requestOpcode: ATTOpcode? {
+    public var requestOpcode: ATTOpcode? {
         switch kind {
         case .response where self != .errorResponse: return ATTOpcode(rawValue: rawValue &- 1)
         case .confirmation: return .handleValueIndication
@@ -140,5 +140,5 @@ package struct ATTOpcode: RawRepresentable, Hashable, Sendable, Comparable {
         }
     }
 
-    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

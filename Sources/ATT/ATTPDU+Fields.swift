@@ -2,7 +2,7 @@ import BLEBase
 
 extension ATTPDU: FieldDescribable {
     /// `opcode`, `opcodeName`, then the parameters under their spec names in lowerCamel.
-    package var fields: [Field] {
+    public var fields: [Field] {
         [.code("opcode", opcode.rawValue, label: opcode.name), .string("opcodeName", opcode.name)] + parameters.fields
     }
 }

@@ -3,10 +3,10 @@ import BLEBase
 extension ATTPDU {
     /// One line, like a Wireshark Info column: `Write Request handle 0x0010 value aa0159`,
     /// `Error Response to Read By Group Type Request handle 0x0018: Attribute Not Found (0x0A)`.
-    package var summary: String { summary(valueLimit: defaultSummaryValueLimit) }
+    public var summary: String { summary(valueLimit: defaultSummaryValueLimit) }
 
     /// The summary with values cut after `valueLimit` bytes (`.max`: whole).
-    package func summary(valueLimit: Int) -> String {
+    public func summary(valueLimit: Int) -> String {
         let detail = parameters.summaryDetail(valueLimit: valueLimit)
         switch parameters {
         case .errorResponse: return "\(opcode.name)\(detail)"

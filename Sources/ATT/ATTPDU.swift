@@ -9,11 +9,11 @@ import BLEBase
 /// +--------+--------------------------------------------+---------------------------+
 ///   u8       0 ... ATT_MTU − 1 (− 12) bytes
 /// ```
-package struct ATTPDU: Sendable, Equatable {
-    package var opcode: ATTOpcode
-    package var parameters: ATTParameters
+public struct ATTPDU: Sendable, Equatable {
+    public var opcode: ATTOpcode
+    public var parameters: ATTParameters
 
-    package init(opcode: ATTOpcode, parameters: ATTParameters) {
+    public init(opcode: ATTOpcode, parameters: ATTParameters) {
         self.opcode = opcode
         self.parameters = parameters
     }
@@ -21,7 +21,7 @@ package struct ATTPDU: Sendable, Equatable {
     /// Reads the opcode and the rest of `reader` as its parameters. A known opcode's
     /// parameters are size-checked against `ATTOpcode.parameterLength` first; unknown opcodes
     /// keep their bytes raw. When this throws, `peekOpcode` still names the PDU.
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         opcode = ATTOpcode(rawValue: try reader.readUInt8("ATT opcode"))
         // The parameters are the rest of `reader`, read in place (a slice of it cost a
         // reference count per PDU).
@@ -36,13 +36,13 @@ package struct ATTPDU: Sendable, Equatable {
 
     /// The opcode of the PDU `reader` starts with, without decoding it: lets the pipeline count a
     /// PDU by opcode even when its parameters are malformed. Nil for an empty buffer.
-    package static func peekOpcode(_ reader: ByteReader) -> ATTOpcode? {
+    public static func peekOpcode(_ reader: ByteReader) -> ATTOpcode? {
         (try? reader.peekUInt8("ATT opcode")).map(ATTOpcode.init(rawValue:))
     }
 
     /// The attribute the PDU is about: its handle, or the start handle of a range. Nil for PDUs
     /// that carry none or a list.
-    package var handle: UInt16? {
+    public var handle: UInt16? {
         switch parameters {
         case let .errorResponse(e): return e.handle
         case let .findInformationRequest(r): return r.startHandle
@@ -65,7 +65,7 @@ package struct ATTPDU: Sendable, Equatable {
     }
 
     /// The attribute value (or part of one) the PDU carries.
-    package var value: ByteView? {
+    public var value: ByteView? {
         switch parameters {
         case let .findByTypeValueRequest(r): return ByteView(r.value)
         case let .readResponse(value), let .readBlobResponse(value), let .readMultipleResponse(value):

@@ -1,7 +1,7 @@
 import BLEBase
 
 /// The typed parameters of every ATT PDU Core v5.4 defines (Vol 3 Part F §3.4), one case each.
-package enum ATTParameters: Sendable, Equatable {
+public enum ATTParameters: Sendable, Equatable {
     case errorResponse(ATTErrorResponse)
     case exchangeMTURequest(clientRxMTU: UInt16)
     case exchangeMTUResponse(serverRxMTU: UInt16)

@@ -10,18 +10,18 @@ import BLEBase
 /// +------------------+-----------------+
 ///   u16 LE             rest
 /// ```
-package struct ATTHandleValue: Sendable, Equatable {
-    package var handle: UInt16
+public struct ATTHandleValue: Sendable, Equatable {
+    public var handle: UInt16
     /// Shared with the record's bytes, not copied: most PDUs are these, and their values only
     /// pass through (`ByteView`).
-    package var value: ByteView
+    public var value: ByteView
 
-    package init(handle: UInt16, value: ByteView) {
+    public init(handle: UInt16, value: ByteView) {
         self.handle = handle
         self.value = value
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         handle = try reader.readUInt16LE("attribute handle")
         value = reader.readRemainingView()
     }
@@ -36,18 +36,18 @@ package struct ATTHandleValue: Sendable, Equatable {
 /// +------------------+--------------+----------------------+
 ///   u16 LE             u16 LE         rest
 /// ```
-package struct ATTPrepareWrite: Sendable, Equatable {
-    package var handle: UInt16
-    package var offset: UInt16
-    package var value: [UInt8]
+public struct ATTPrepareWrite: Sendable, Equatable {
+    public var handle: UInt16
+    public var offset: UInt16
+    public var value: [UInt8]
 
-    package init(handle: UInt16, offset: UInt16, value: [UInt8]) {
+    public init(handle: UInt16, offset: UInt16, value: [UInt8]) {
         self.handle = handle
         self.offset = offset
         self.value = value
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         handle = try reader.readUInt16LE("attribute handle")
         offset = try reader.readUInt16LE("value offset")
         value = reader.readRemainingBytes()
@@ -55,14 +55,14 @@ package struct ATTPrepareWrite: Sendable, Equatable {
 }
 
 /// Execute Write Request flags (§3.4.6.3): 0x00 cancel, 0x01 write; others reserved.
-package struct ATTExecuteWriteFlags: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct ATTExecuteWriteFlags: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let cancel = Self(rawValue: 0x00)
-    package static let write = Self(rawValue: 0x01)
+    public static let cancel = Self(rawValue: 0x00)
+    public static let write = Self(rawValue: 0x01)
 
-    package var name: String {
+    public var name: String {
         switch rawValue {
         case 0x00: return "Cancel all prepared writes"
         case 0x01: return "Immediately write all pending prepared values"
@@ -81,17 +81,17 @@ package struct ATTExecuteWriteFlags: RawRepresentable, Hashable, Sendable {
 ///   u16 LE         `value length` bytes
 /// ```
 /// The response stops at ATT_MTU, so the last value may hold fewer bytes than its length says.
-package struct ATTLengthValue: Sendable, Equatable {
-    package var length: UInt16
-    package var value: [UInt8]
+public struct ATTLengthValue: Sendable, Equatable {
+    public var length: UInt16
+    public var value: [UInt8]
 
-    package init(length: UInt16, value: [UInt8]) {
+    public init(length: UInt16, value: [UInt8]) {
         self.length = length
         self.value = value
     }
 
     /// True when the MTU cut this value short.
-    package var isTruncated: Bool { value.count < Int(length) }
+    public var isTruncated: Bool { value.count < Int(length) }
 
     static func list(parsing reader: inout ByteReader) throws(DecodeError) -> [Self] {
         var tuples: [Self] = []
@@ -112,16 +112,16 @@ package struct ATTLengthValue: Sendable, Equatable {
 /// +------------------+--------------+----------------------+
 ///   u16 LE             u16 LE         `value length` bytes
 /// ```
-package struct ATTHandleLengthValue: Sendable, Equatable {
-    package var handle: UInt16
-    package var value: [UInt8]
+public struct ATTHandleLengthValue: Sendable, Equatable {
+    public var handle: UInt16
+    public var value: [UInt8]
 
-    package init(handle: UInt16, value: [UInt8]) {
+    public init(handle: UInt16, value: [UInt8]) {
         self.handle = handle
         self.value = value
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         handle = try reader.readUInt16LE("attribute handle")
         let length = try reader.readUInt16LE("value length")
         value = try reader.readBytes(Int(length), "attribute value")
@@ -143,20 +143,20 @@ package struct ATTHandleLengthValue: Sendable, Equatable {
 /// +------------------+-----------------+-----------------------------+
 ///   u16 LE             rest − 12         12 bytes (sign counter + MAC)
 /// ```
-package struct ATTSignedWrite: Sendable, Equatable {
-    package static let signatureSize = 12
+public struct ATTSignedWrite: Sendable, Equatable {
+    public static let signatureSize = 12
 
-    package var handle: UInt16
-    package var value: [UInt8]
-    package var signature: [UInt8]
+    public var handle: UInt16
+    public var value: [UInt8]
+    public var signature: [UInt8]
 
-    package init(handle: UInt16, value: [UInt8], signature: [UInt8]) {
+    public init(handle: UInt16, value: [UInt8], signature: [UInt8]) {
         self.handle = handle
         self.value = value
         self.signature = signature
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         handle = try reader.readUInt16LE("attribute handle")
         guard reader.remaining >= Self.signatureSize else {
             throw DecodeError.truncated(layer: reader.layer, field: "authentication signature", at: reader.reportedOffset,

@@ -1,23 +1,23 @@
 import BLEBase
 
 /// Characteristic Properties bits (Core v5.4 Vol 3 Part G §3.3.1.1).
-package struct CharacteristicProperties: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct CharacteristicProperties: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let broadcast = Self(rawValue: 0x01)
-    package static let read = Self(rawValue: 0x02)
-    package static let writeWithoutResponse = Self(rawValue: 0x04)
-    package static let write = Self(rawValue: 0x08)
-    package static let notify = Self(rawValue: 0x10)
-    package static let indicate = Self(rawValue: 0x20)
-    package static let authenticatedSignedWrites = Self(rawValue: 0x40)
-    package static let extendedProperties = Self(rawValue: 0x80)
+    public static let broadcast = Self(rawValue: 0x01)
+    public static let read = Self(rawValue: 0x02)
+    public static let writeWithoutResponse = Self(rawValue: 0x04)
+    public static let write = Self(rawValue: 0x08)
+    public static let notify = Self(rawValue: 0x10)
+    public static let indicate = Self(rawValue: 0x20)
+    public static let authenticatedSignedWrites = Self(rawValue: 0x40)
+    public static let extendedProperties = Self(rawValue: 0x80)
 
-    package func contains(_ property: Self) -> Bool { rawValue & property.rawValue == property.rawValue }
+    public func contains(_ property: Self) -> Bool { rawValue & property.rawValue == property.rawValue }
 
     /// Names of the set bits, lowest first.
-    package var names: [String] {
+    public var names: [String] {
         [(Self.broadcast, "Broadcast"), (.read, "Read"), (.writeWithoutResponse, "WriteWithoutResponse"),
          (.write, "Write"), (.notify, "Notify"), (.indicate, "Indicate"),
          (.authenticatedSignedWrites, "AuthenticatedSignedWrites"), (.extendedProperties, "ExtendedProperties")]
@@ -27,19 +27,19 @@ package struct CharacteristicProperties: RawRepresentable, Hashable, Sendable {
 
 /// A service declaration as a Read By Group Type Response reports it (Part G §3.1): the
 /// group's handle range and the service UUID that is the declaration's value.
-package struct ServiceDeclaration: Sendable, Equatable {
-    package var startHandle: UInt16
-    package var endHandle: UInt16
-    package var uuid: BluetoothUUID
+public struct ServiceDeclaration: Sendable, Equatable {
+    public var startHandle: UInt16
+    public var endHandle: UInt16
+    public var uuid: BluetoothUUID
 
-    package init(startHandle: UInt16, endHandle: UInt16, uuid: BluetoothUUID) {
+    public init(startHandle: UInt16, endHandle: UInt16, uuid: BluetoothUUID) {
         self.startHandle = startHandle
         self.endHandle = endHandle
         self.uuid = uuid
     }
 
     /// `value` holds the declaration's value: a 2- or 16-byte UUID.
-    package init(parsing value: inout ByteReader, startHandle: UInt16, endHandle: UInt16) throws(DecodeError) {
+    public init(parsing value: inout ByteReader, startHandle: UInt16, endHandle: UInt16) throws(DecodeError) {
         self.startHandle = startHandle
         self.endHandle = endHandle
         uuid = try readATTUUID(&value, field: "service UUID")
@@ -55,21 +55,21 @@ package struct ServiceDeclaration: Sendable, Equatable {
 /// +-------------------------+------------------+---------------------------+
 ///   u16 LE                    u16 LE             absent for 128-bit UUIDs
 /// ```
-package struct IncludeDeclaration: Sendable, Equatable {
-    package var declarationHandle: UInt16
-    package var includedServiceHandle: UInt16
-    package var endGroupHandle: UInt16
+public struct IncludeDeclaration: Sendable, Equatable {
+    public var declarationHandle: UInt16
+    public var includedServiceHandle: UInt16
+    public var endGroupHandle: UInt16
     /// Nil when the included service has a 128-bit UUID (the declaration then omits it).
-    package var uuid: BluetoothUUID?
+    public var uuid: BluetoothUUID?
 
-    package init(declarationHandle: UInt16, includedServiceHandle: UInt16, endGroupHandle: UInt16, uuid: BluetoothUUID?) {
+    public init(declarationHandle: UInt16, includedServiceHandle: UInt16, endGroupHandle: UInt16, uuid: BluetoothUUID?) {
         self.declarationHandle = declarationHandle
         self.includedServiceHandle = includedServiceHandle
         self.endGroupHandle = endGroupHandle
         self.uuid = uuid
     }
 
-    package init(parsing value: inout ByteReader, declarationHandle: UInt16) throws(DecodeError) {
+    public init(parsing value: inout ByteReader, declarationHandle: UInt16) throws(DecodeError) {
         self.declarationHandle = declarationHandle
         includedServiceHandle = try value.readUInt16LE("included service handle")
         endGroupHandle = try value.readUInt16LE("end group handle")
@@ -91,20 +91,20 @@ package struct IncludeDeclaration: Sendable, Equatable {
 /// +------------+-------------------+---------------------------+
 ///   u8           u16 LE              2 or 16 bytes LE
 /// ```
-package struct CharacteristicDeclaration: Sendable, Equatable {
-    package var declarationHandle: UInt16
-    package var properties: CharacteristicProperties
-    package var valueHandle: UInt16
-    package var uuid: BluetoothUUID
+public struct CharacteristicDeclaration: Sendable, Equatable {
+    public var declarationHandle: UInt16
+    public var properties: CharacteristicProperties
+    public var valueHandle: UInt16
+    public var uuid: BluetoothUUID
 
-    package init(declarationHandle: UInt16, properties: CharacteristicProperties, valueHandle: UInt16, uuid: BluetoothUUID) {
+    public init(declarationHandle: UInt16, properties: CharacteristicProperties, valueHandle: UInt16, uuid: BluetoothUUID) {
         self.declarationHandle = declarationHandle
         self.properties = properties
         self.valueHandle = valueHandle
         self.uuid = uuid
     }
 
-    package init(parsing value: inout ByteReader, declarationHandle: UInt16) throws(DecodeError) {
+    public init(parsing value: inout ByteReader, declarationHandle: UInt16) throws(DecodeError) {
         self.declarationHandle = declarationHandle
         properties = CharacteristicProperties(rawValue: try value.readUInt8("characteristic properties"))
         valueHandle = try value.readUInt16LE("characteristic value handle")
@@ -115,7 +115,7 @@ package struct CharacteristicDeclaration: Sendable, Equatable {
 extension ATTReadByGroupTypeResponse {
     /// The groups as service declarations (the answer to a Read By Group Type Request for
     /// 0x2800 or 0x2801). Error offsets count from the start of each value.
-    package func serviceDeclarations() throws(DecodeError) -> [ServiceDeclaration] {
+    public func serviceDeclarations() throws(DecodeError) -> [ServiceDeclaration] {
         var services: [ServiceDeclaration] = []
         for group in groups {
             var value = ByteReader(group.value, layer: .att)
@@ -128,7 +128,7 @@ extension ATTReadByGroupTypeResponse {
 extension ATTReadByTypeResponse {
     /// The attributes as characteristic declarations (the answer to a Read By Type Request for
     /// 0x2803). Error offsets count from the start of each value.
-    package func characteristicDeclarations() throws(DecodeError) -> [CharacteristicDeclaration] {
+    public func characteristicDeclarations() throws(DecodeError) -> [CharacteristicDeclaration] {
         var declarations: [CharacteristicDeclaration] = []
         for attribute in attributes {
             var value = ByteReader(attribute.value, layer: .att)
@@ -138,7 +138,7 @@ extension ATTReadByTypeResponse {
     }
 
     /// The attributes as include declarations (the answer to a Read By Type Request for 0x2802).
-    package func includeDeclarations() throws(DecodeError) -> [IncludeDeclaration] {
+    public func includeDeclarations() throws(DecodeError) -> [IncludeDeclaration] {
         var declarations: [IncludeDeclaration] = []
         for attribute in attributes {
             var value = ByteReader(attribute.value, layer: .att)

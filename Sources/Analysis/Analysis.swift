@@ -5,30 +5,30 @@ import VendorDecoding
 
 /// The whole pipeline over one capture: read → decode → sessions. One pass, one record at a
 /// time; what is kept is the session model (live state plus finished connections).
-package struct Analysis {
-    package var info: CaptureInfo
-    package var report: SessionReport
-    package var diagnostics: [CaptureDiagnostic]
-    package var pipelineIssues: [PacketIssue]
+public struct Analysis {
+    public var info: CaptureInfo
+    public var report: SessionReport
+    public var diagnostics: [CaptureDiagnostic]
+    public var pipelineIssues: [PacketIssue]
     /// Vendor commands decoded with a profile, for timelines (filled when profiles are given).
-    package var vendorCommands: [VendorCommandEvent] = []
+    public var vendorCommands: [VendorCommandEvent] = []
     /// Vendor frames as listed in the report (all, failed or none, see `VendorLayer.Listing`).
-    package var vendorFrames: [VendorFrame] = []
+    public var vendorFrames: [VendorFrame] = []
     /// Per connection, direction and characteristic: what `verify` tabulates.
-    package var vendorTotals: [VendorTotalsKey: VendorTotals] = [:]
+    public var vendorTotals: [VendorTotalsKey: VendorTotals] = [:]
     /// The names of the profiles that were applied.
-    package var profiles: [String] = []
+    public var profiles: [String] = []
     /// What each profile decoded, or why it decoded nothing (the report's `profiles[]`).
-    package var profileUses: [ProfileUse] = []
+    public var profileUses: [ProfileUse] = []
     /// Runs of vendor failures that timelines and Markdown show as one line each.
-    package var vendorFailureRuns: [VendorFailureRun] = []
+    public var vendorFailureRuns: [VendorFailureRun] = []
 
     /// Runs the analysis. `vendorCommands: false` leaves `vendorCommands` empty, for renderings
     /// that do not show them (the JSON report), so memory stays flat. `pipelined` runs reading,
     /// decoding and the sessions on a second thread, a few hundred packets ahead of vendor
     /// decoding (the result is the same; `batch` runs captures side by side instead).
     /// `progress` gets the file offset reached, every few hundred records.
-    package static func run(_ reader: any RecordReader, options: SessionOptions = SessionOptions(),
+    public static func run(_ reader: any RecordReader, options: SessionOptions = SessionOptions(),
                            profiles: [Profile] = [], frames: VendorLayer.Listing = .all, vendorCommands: Bool = true,
                            pipelined: Bool = true, assignments: [(profile: String, target: String)] = [],
                            progress: ((Int) -> Void)? = nil) -> Analysis {
@@ -94,12 +94,12 @@ package struct Analysis {
 
 /// A vendor command and what became of it, as timelines show it; or, with `run`, one line for
 /// the middle of a long run of commands that went well (`VendorCommandRun`).
-package struct VendorCommandEvent: Sendable {
-    package enum Outcome: String, Sendable {
+public struct VendorCommandEvent: Sendable {
+    public enum Outcome: String, Sendable {
         case ok, failed, noResponse = "no-response", crcMismatch = "crc-mismatch", malformed, unsolicited
 
         /// The failure a command with this outcome is (docs/report.md), nil when it went well.
-        package var failureKind: FailureKind? {
+        public var failureKind: FailureKind? {
             switch self {
             case .ok, .unsolicited: nil
             case .failed: .vendorStatusFailure
@@ -111,27 +111,27 @@ package struct VendorCommandEvent: Sendable {
     }
 
     /// The commands a summary line stands for.
-    package struct Run: Sendable {
-        package var endUs: Int64
-        package var count: Int
+    public struct Run: Sendable {
+        public var endUs: Int64
+        public var count: Int
         /// Failed commands among them, not listed because their kind passed the listing cap.
-        package var failed: Int
+        public var failed: Int
     }
 
-    package var timeUs: Int64
-    package var record: Int
-    package var connectionID: String
-    package var deviceID: String?
+    public var timeUs: Int64
+    public var record: Int
+    public var connectionID: String
+    public var deviceID: String?
     /// `UNLOCK (0x10)`.
-    package var name: String
-    package var outcome: Outcome
-    package var latencyUs: Int64?
+    public var name: String
+    public var outcome: Outcome
+    public var latencyUs: Int64?
     /// One line for a person: `UNLOCK seq 0x5A ok in 40 ms`, `LOCK seq 0x5B failed: status 0x03`.
-    package var summary: String
+    public var summary: String
     /// Set when this line stands for several commands; `timeUs`, `record` and `name` are the first one's.
-    package var run: Run?
+    public var run: Run?
 
-    package init(timeUs: Int64, record: Int, connectionID: String, deviceID: String?, name: String, outcome: Outcome,
+    public init(timeUs: Int64, record: Int, connectionID: String, deviceID: String?, name: String, outcome: Outcome,
                 latencyUs: Int64?, summary: String) {
         self.timeUs = timeUs
         self.record = record

@@ -4,7 +4,7 @@ import Dispatch
 /// values: `send` waits for a free slot, `receive` for a filled one. Each slot is written by the
 /// producer only before it signals `filled` and read by the consumer only after waiting on it
 /// (and the reverse with `free`), so the semaphores order every access to a slot.
-package final class HandOff<Value: Sendable>: @unchecked Sendable {
+public final class HandOff<Value: Sendable>: @unchecked Sendable {
     private let slots: UnsafeMutablePointer<Value>
     private let capacity: Int
     /// Created at 0 and signalled `capacity` times: libdispatch traps when a semaphore is freed
@@ -16,7 +16,7 @@ package final class HandOff<Value: Sendable>: @unchecked Sendable {
     /// Touched by the consumer only.
     private var receiveIndex = 0
 
-    package init(capacity: Int) {
+    public init(capacity: Int) {
         self.capacity = max(capacity, 1)
         slots = .allocate(capacity: self.capacity)
         for _ in 0..<self.capacity { free.signal() }
@@ -33,12 +33,12 @@ package final class HandOff<Value: Sendable>: @unchecked Sendable {
 
     /// Moves `value` into a slot: the sender keeps no reference that the receiver's first change
     /// would have to copy around (a batch of events still held by the sender was copied whole).
-    package func send(_ value: consuming Value) {
+    public func send(_ value: consuming Value) {
         free.wait()
         put(value)
     }
 
-    package func receive() -> Value {
+    public func receive() -> Value {
         filled.wait()
         return take()
     }

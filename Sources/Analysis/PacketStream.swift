@@ -8,7 +8,7 @@ import Sessions
 import VendorDecoding
 
 /// The protocols `bledecode packets --only` chooses between.
-package enum PacketProtocol: String, Sendable, CaseIterable {
+public enum PacketProtocol: String, Sendable, CaseIterable {
     /// Records that complete an ATT PDU (well-formed or not).
     case att
     /// Records that complete an SMP PDU.
@@ -24,31 +24,31 @@ package enum PacketProtocol: String, Sendable, CaseIterable {
 /// What `bledecode packets` lists: every criterion given must hold; empty lists select
 /// everything. Connections and devices are the ones the session analysis assigns in the same
 /// pass, so `C2` and `D3` mean what they mean in the timeline and the report.
-package struct PacketFilter: Sendable {
+public struct PacketFilter: Sendable {
     /// Connection ids (`C2`), case-insensitive.
-    package var connections: [String] = []
+    public var connections: [String] = []
     /// Device ids (`D3`), addresses, identities or part of a name (the timeline's rule).
-    package var devices: [String] = []
+    public var devices: [String] = []
     /// ATT PDUs about these handles; a response counts as about its request's handle.
-    package var handles: [UInt16] = []
+    public var handles: [UInt16] = []
     /// ATT PDUs about attributes of these UUIDs (the attribute's own or its characteristic's),
     /// as the device's database is known when the packet goes by.
-    package var uuids: [BluetoothUUID] = []
-    package var since: TimeBound?
-    package var until: TimeBound?
+    public var uuids: [BluetoothUUID] = []
+    public var since: TimeBound?
+    public var until: TimeBound?
     /// Record numbers, inclusive (`--records 1200-1300`).
-    package var records: ClosedRange<Int>?
-    package var only: [PacketProtocol] = []
+    public var records: ClosedRange<Int>?
+    public var only: [PacketProtocol] = []
 
-    package init() {}
+    public init() {}
 
-    package var isEmpty: Bool {
+    public var isEmpty: Bool {
         connections.isEmpty && devices.isEmpty && handles.isEmpty && uuids.isEmpty && since == nil && until == nil
             && records == nil && only.isEmpty
     }
 
     /// Parses `1200-1300`, `1200-` (to the end), `-1300` or `1200`; nil when malformed or reversed.
-    package static func recordRange(_ text: String) -> ClosedRange<Int>? {
+    public static func recordRange(_ text: String) -> ClosedRange<Int>? {
         let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count <= 2 else { return nil }
         let low = parts[0].isEmpty ? 1 : Int(parts[0])
@@ -61,7 +61,7 @@ package struct PacketFilter: Sendable {
 
 /// Decodes records and follows the sessions in the same single pass, so that each packet comes
 /// with the connection and device it belongs to, as the analysis knows them at that moment.
-package struct PacketStream {
+public struct PacketStream {
     private var decoder = PacketDecoder()
     private var sessions: SessionAnalyzer
     private var events: [SessionEvent] = []
@@ -77,12 +77,12 @@ package struct PacketStream {
 
     /// `profiles` identify devices as the report does (their identity rules tie addresses to one
     /// device), so that device ids are the report's when it is run with the same profiles.
-    package init(profiles: [Profile] = []) {
+    public init(profiles: [Profile] = []) {
         sessions = SessionAnalyzer(options: SessionOptions(transactions: .none, classifier: VendorLayer.classifier(for: profiles)))
     }
 
     /// The decoded packet and the connection it travelled on, if one was up (or came up with it).
-    package mutating func decode(_ record: CaptureRecord) -> (packet: DecodedPacket, peer: LinkPeer?) {
+    public mutating func decode(_ record: CaptureRecord) -> (packet: DecodedPacket, peer: LinkPeer?) {
         var packet = decoder.decode(record)
         firstUs = firstUs ?? record.timestampUs
         let link = Self.link(of: packet)
@@ -95,11 +95,11 @@ package struct PacketStream {
     }
 
     /// Problems left at the end of the capture (PDUs never completed).
-    package mutating func finish() -> [PacketIssue] { decoder.finish() }
+    public mutating func finish() -> [PacketIssue] { decoder.finish() }
 
     /// True when `packet` passes every criterion of `filter`. Call once per packet, in order:
     /// it keeps the requests' handles for their responses.
-    package mutating func matches(_ filter: PacketFilter, _ packet: DecodedPacket, peer: LinkPeer?) -> Bool {
+    public mutating func matches(_ filter: PacketFilter, _ packet: DecodedPacket, peer: LinkPeer?) -> Bool {
         // Requests are followed on every packet (their responses may pass the other criteria).
         let handles = filter.handles.isEmpty && filter.uuids.isEmpty ? [] : attHandles(packet)
         guard !filter.isEmpty else { return true }
@@ -127,7 +127,7 @@ package struct PacketStream {
     }
 
     /// True once no later record can pass the filter's record range.
-    package static func isPast(_ filter: PacketFilter, _ record: CaptureRecord) -> Bool {
+    public static func isPast(_ filter: PacketFilter, _ record: CaptureRecord) -> Bool {
         filter.records.map { record.index > $0.upperBound } ?? false
     }
 

@@ -4,12 +4,12 @@ import VendorDecoding
 /// Where several profiles match one device: the first given decodes it, and each such pair is
 /// said once as a warning ("never silent": a second profile for a device is not ignored
 /// quietly). Filled by the classifier on the session thread, read when the analysis ends.
-package final class ProfileConflicts: Sendable {
+public final class ProfileConflicts: Sendable {
     private let found = Mutex<[String]>([])
     /// At most this many messages are kept (each names a pair of profiles, so few arise).
     static let maxMessages = 64
 
-    package init() {}
+    public init() {}
 
     /// Records that `winner` and `others` all match the device described by `what`.
     func record(winner: String, others: [String], what: String) {
@@ -21,5 +21,5 @@ package final class ProfileConflicts: Sendable {
         }
     }
 
-    package var messages: [String] { found.withLock { $0 } }
+    public var messages: [String] { found.withLock { $0 } }
 }

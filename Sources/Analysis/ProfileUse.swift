@@ -4,13 +4,13 @@ import VendorDecoding
 
 /// What became of a profile in a capture (the report's `profiles[]`): the devices and connections
 /// it decoded, and, when it decoded nothing, why not, from what the capture showed.
-package struct ProfileUse: Sendable, Equatable {
-    package var name: String
-    package var devices: Int
-    package var connections: [String]
-    package var frames: Int
+public struct ProfileUse: Sendable, Equatable {
+    public var name: String
+    public var devices: Int
+    public var connections: [String]
+    public var frames: Int
     /// Nil when it decoded frames.
-    package var why: String?
+    public var why: String?
 
     /// Works out why a profile decoded nothing: per criterion of its match rule, the connections
     /// where it held, or that it held nowhere and where the others did; or the connections it

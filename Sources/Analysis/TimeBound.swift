@@ -1,10 +1,10 @@
 /// A `--since`/`--until` bound: seconds from the first record (`12.5`, `+12.5`, `1500ms`) or a
 /// UTC time (`2024-04-25T08:23:55.5Z`).
-package enum TimeBound: Sendable, Equatable {
+public enum TimeBound: Sendable, Equatable {
     case relative(Int64)
     case absolute(Int64)
 
-    package init?(_ text: String) {
+    public init?(_ text: String) {
         if let absolute = Self.parseISO8601(text) {
             self = .absolute(absolute)
             return
@@ -22,7 +22,7 @@ package enum TimeBound: Sendable, Equatable {
         self = .relative(Int64((value * scale).rounded()))
     }
 
-    package func resolve(start: Int64) -> Int64 {
+    public func resolve(start: Int64) -> Int64 {
         switch self {
         case .relative(let us): start + us
         case .absolute(let us): us

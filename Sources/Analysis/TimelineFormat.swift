@@ -1,8 +1,8 @@
 /// Small text pieces timelines show: durations. The vendor command and failure runs the analysis
 /// keeps write them in their summaries; Reports extends it with the renderers' other pieces.
-package enum TimelineFormat {
+public enum TimelineFormat {
     /// `850 µs`, `7.5 ms`, `30 ms`, `1.78 s`, `148 s`.
-    package static func duration(_ us: Int64) -> String {
+    public static func duration(_ us: Int64) -> String {
         let us = max(us, 0)
         if us < 1_000 { return "\(us) µs" }
         if us < 100_000 { return trimmed(Double(us) / 1_000, decimals: 1) + " ms" }
@@ -11,7 +11,7 @@ package enum TimelineFormat {
         return "\(us / 1_000_000) s"
     }
 
-    package static func trimmed(_ value: Double, decimals: Int) -> String {
+    public static func trimmed(_ value: Double, decimals: Int) -> String {
         let scale = decimals == 1 ? 10.0 : 100.0
         let rounded = (value * scale).rounded() / scale
         if rounded == rounded.rounded() { return String(Int64(rounded)) }

@@ -5,30 +5,30 @@ import VendorDecoding
 /// A run of vendor failures of one kind on one connection, with no frame that went well between
 /// them (a device polled every second that never answers): timelines and Markdown show it as one
 /// line, with the true count (failures past the listing cap included) and its span.
-package struct VendorFailureRun: Sendable, Equatable {
-    package var connection: String
-    package var device: String?
-    package var kind: FailureKind
-    package var firstUs: Int64
-    package var lastUs: Int64
-    package var firstRecord: Int
-    package var count: Int
+public struct VendorFailureRun: Sendable, Equatable {
+    public var connection: String
+    public var device: String?
+    public var kind: FailureKind
+    public var firstUs: Int64
+    public var lastUs: Int64
+    public var firstRecord: Int
+    public var count: Int
     /// The commands the failures are about (`READ_STATUS (0x04)`), by count, the first few.
-    package var names: [String]
-    package var nameCounts: [Int]
+    public var names: [String]
+    public var nameCounts: [Int]
     /// The first failure's one-line reason.
-    package var firstSummary: String
+    public var firstSummary: String
 
     /// Runs shorter than this are listed failure by failure.
-    package static let fewestSummarized = 4
+    public static let fewestSummarized = 4
     /// Distinct commands a run's line spells out.
     static let namesShown = 4
 
     /// `vendor-no-response: 2674 in a row over 386.8 s (READ_STATUS (0x04) ×2674); the first: …`
-    package var text: String { "\(kind.rawValue): " + summary }
+    public var text: String { "\(kind.rawValue): " + summary }
 
     /// `text` without the kind.
-    package var summary: String {
+    public var summary: String {
         let span = lastUs > firstUs ? " over " + TimelineFormat.duration(lastUs - firstUs) : ""
         let shown = zip(names, nameCounts).prefix(Self.namesShown).map { "\($0) ×\($1)" }
             + (names.count > Self.namesShown ? ["\(names.count - Self.namesShown) other commands"] : [])

@@ -6,11 +6,11 @@ import VendorDecoding
 /// Runs vendor decoders over the ATT values the session analysis hands up: one `VendorSession`
 /// per connection whose device a profile matches (by its advertising, or by a GATT service
 /// discovered on the link, or a profile with no match rule, which applies everywhere).
-package struct VendorLayer {
-    package enum Listing: String, Sendable, CaseIterable { case all, failed, none }
+public struct VendorLayer {
+    public enum Listing: String, Sendable, CaseIterable { case all, failed, none }
 
     /// Frames listed in the report beyond which only failed ones are kept (totals stay exact).
-    package static let listingCap = 10_000
+    public static let listingCap = 10_000
 
     let profiles: [Profile]
     /// The frame plan of each profile (same indices), shared by its sessions.
@@ -52,38 +52,38 @@ package struct VendorLayer {
     /// Bytes the pending connections hold, together (values and a fixed cost per value).
     private var heldBytes = 0
     /// Values a pending connection holds at most, and bytes all of them hold together.
-    package static let maxHeldValuesPerConnection = 4096
-    package static let maxHeldBytes = 4 << 20
+    public static let maxHeldValuesPerConnection = 4096
+    public static let maxHeldBytes = 4 << 20
     /// Said where held values were dropped past the bound, or a match came from the whole capture.
-    package private(set) var notes: [String] = []
+    public private(set) var notes: [String] = []
     /// Profiles the user applied to connections or devices by name (`--apply PROFILE=C3`).
     private let assignments: [(profile: Int, target: String)]
     /// Per profile (same indices): the connections and devices it decoded, and their frames.
-    package private(set) var profileConnections: [[String]]
-    package private(set) var profileDevices: [Set<String>]
-    package private(set) var profileFrames: [Int]
+    public private(set) var profileConnections: [[String]]
+    public private(set) var profileDevices: [Set<String>]
+    public private(set) var profileFrames: [Int]
     /// The profile decoding each connection (by id), for its frames' count.
     private var profileOfConnection: [String: Int] = [:]
     /// The devices of the open connections, by connection number (`SessionEvent.device`).
     private var connectionDevices: [Int: ConnectionDevice] = [:]
-    package private(set) var totals: [VendorTotalsKey: VendorTotals] = [:]
+    public private(set) var totals: [VendorTotalsKey: VendorTotals] = [:]
     /// The sessions' frames and failures, counted and listed.
     private var collector: VendorCollector
     /// Devices and connections several profiles match (`ProfileConflicts`).
-    package let conflicts: ProfileConflicts
+    public let conflicts: ProfileConflicts
 
-    package var frames: [VendorFrame] { collector.frames }
-    package var failures: [Failure] { collector.failures }
-    package var commands: [VendorCommandEvent] { collector.commands }
-    package var listingCapped: Bool { collector.listingCapped }
+    public var frames: [VendorFrame] { collector.frames }
+    public var failures: [Failure] { collector.failures }
+    public var commands: [VendorCommandEvent] { collector.commands }
+    public var listingCapped: Bool { collector.listingCapped }
     /// Runs of failures long enough to be one line (`VendorFailureRun`).
-    package var failureRuns: [VendorFailureRun] { collector.failureRuns.closed }
+    public var failureRuns: [VendorFailureRun] { collector.failureRuns.closed }
     /// Failures counted but not listed (past the per-kind cap).
-    package var suppressedFailures: [FailureKind: Int] { collector.suppressedFailures }
+    public var suppressedFailures: [FailureKind: Int] { collector.suppressedFailures }
 
     /// `keepsCommands` false when nobody will read `commands` (the JSON report does not): one
     /// fewer list that grows with the capture.
-    package init(profiles: [Profile], listing: Listing = .all, keepsCommands: Bool = true,
+    public init(profiles: [Profile], listing: Listing = .all, keepsCommands: Bool = true,
                 conflicts: ProfileConflicts = ProfileConflicts(), assignments: [(profile: String, target: String)] = []) {
         self.profiles = profiles
         self.conflicts = conflicts
@@ -98,7 +98,7 @@ package struct VendorLayer {
 
     /// A classifier for the session analysis: identity and profile from advertising data.
     /// Several profiles matching one advertisement are recorded in `conflicts`.
-    package static func classifier(for profiles: [Profile], conflicts: ProfileConflicts? = nil)
+    public static func classifier(for profiles: [Profile], conflicts: ProfileConflicts? = nil)
         -> (@Sendable (AdvertisingData) -> DeviceClassification?)? {
         guard !profiles.isEmpty else { return nil }
         return { data in
@@ -121,7 +121,7 @@ package struct VendorLayer {
         }
     }
 
-    package mutating func handle(_ event: consuming SessionEvent) {
+    public mutating func handle(_ event: consuming SessionEvent) {
         guard !profiles.isEmpty else { return }
         // Consumed: the value's bytes move on instead of being retained and released.
         switch consume event {
@@ -179,7 +179,7 @@ package struct VendorLayer {
     /// Ends the analysis: connections still pending are decided on what the whole capture showed
     /// of their devices (`devices`, by connection id: names, company ids, advertised and
     /// discovered services), their held values decoded; then every link ends.
-    package mutating func finish(endUs: Int64, devices: [String: Device] = [:]) {
+    public mutating func finish(endUs: Int64, devices: [String: Device] = [:]) {
         for number in pending.keys.sorted() {
             guard let entry = pending[number] else { continue }
             let device = devices[entry.connectionID]
@@ -369,32 +369,32 @@ package struct VendorLayer {
 }
 
 /// `verify`'s rows: one per connection, direction and characteristic.
-package struct VendorTotalsKey: Hashable, Sendable, Comparable {
-    package var connection: String
-    package var direction: String
-    package var handle: UInt16
-    package static func < (a: Self, b: Self) -> Bool {
+public struct VendorTotalsKey: Hashable, Sendable, Comparable {
+    public var connection: String
+    public var direction: String
+    public var handle: UInt16
+    public static func < (a: Self, b: Self) -> Bool {
         ((Int(a.connection.dropFirst()) ?? 0), a.direction, a.handle) < ((Int(b.connection.dropFirst()) ?? 0), b.direction, b.handle)
     }
 }
 
-package struct VendorTotals: Sendable {
-    package var device: String?
-    package var frames = 0
-    package var checksumGood = 0
-    package var checksumBad = 0
-    package var malformed = 0
-    package var unanswered = 0
-    package var failed = 0
-    package var unsolicited = 0
+public struct VendorTotals: Sendable {
+    public var device: String?
+    public var frames = 0
+    public var checksumGood = 0
+    public var checksumBad = 0
+    public var malformed = 0
+    public var unanswered = 0
+    public var failed = 0
+    public var unsolicited = 0
     /// Where the row's frames lie in the capture: the first frame's first record and time, the
     /// last frame's last ones.
-    package var firstRecord = 0
-    package var lastRecord = 0
-    package var firstTimeUs: Int64 = 0
-    package var lastTimeUs: Int64 = 0
+    public var firstRecord = 0
+    public var lastRecord = 0
+    public var firstTimeUs: Int64 = 0
+    public var lastTimeUs: Int64 = 0
 
-    package init(device: String? = nil) { self.device = device }
+    public init(device: String? = nil) { self.device = device }
 
     mutating func count(_ frame: VendorFrame) {
         if frames == 0 { (firstRecord, firstTimeUs) = (frame.firstRecord, frame.firstTimeUs) }
@@ -413,7 +413,7 @@ package struct VendorTotals: Sendable {
 
     /// True when every frame verified and every command was answered with success (frames the
     /// device sends on its own, such as a treadmill's workout records, are not failures).
-    package var allGood: Bool { checksumBad == 0 && malformed == 0 && unanswered == 0 && failed == 0 }
+    public var allGood: Bool { checksumBad == 0 && malformed == 0 && unanswered == 0 && failed == 0 }
 }
 
 extension AdvertisementFacts {

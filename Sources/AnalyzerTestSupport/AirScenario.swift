@@ -7,29 +7,29 @@ import CaptureFormats
 /// §2.4 and the nRF Sniffer header as Wireshark's `packet-nordic_ble.c` reads it; CRCs are
 /// computed (§3.1.1) unless a test asks for a bad one. The encoders are written apart from the
 /// decoders so that tests built on them check the decoders.
-package struct AirScenario: Sendable {
-    package enum Framing: Sendable { case nordic, phdr, raw }
+public struct AirScenario: Sendable {
+    public enum Framing: Sendable { case nordic, phdr, raw }
     /// Who sends a data PDU.
-    package enum Sender: Sendable { case central, peripheral }
+    public enum Sender: Sendable { case central, peripheral }
     /// LLID of a data PDU (§2.4): 1 continuation or empty, 2 start, 3 control.
-    package enum LLID: UInt8, Sendable { case continuation = 1, start = 2, control = 3 }
+    public enum LLID: UInt8, Sendable { case continuation = 1, start = 2, control = 3 }
 
-    package static let advertisingAccessAddress: UInt32 = 0x8E89_BED6
+    public static let advertisingAccessAddress: UInt32 = 0x8E89_BED6
 
     /// nRF Sniffer flags of a data PDU (`packet-nordic_ble.c`): bit 0 CRC OK, bit 1 central to
     /// peripheral, bit 2 encrypted (MIC checked), bit 3 MIC OK.
-    package struct NordicFlags: OptionSet, Sendable {
-        package var rawValue: UInt8
-        package init(rawValue: UInt8) { self.rawValue = rawValue }
-        package static let encrypted = NordicFlags(rawValue: 0x04)
-        package static let micOK = NordicFlags(rawValue: 0x08)
+    public struct NordicFlags: OptionSet, Sendable {
+        public var rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let encrypted = NordicFlags(rawValue: 0x04)
+        public static let micOK = NordicFlags(rawValue: 0x08)
         /// Encrypted and decrypted by the sniffer: the MIC removed, Length reduced.
-        package static let decrypted: NordicFlags = [.encrypted, .micOK]
+        public static let decrypted: NordicFlags = [.encrypted, .micOK]
     }
 
-    package private(set) var records: [CaptureRecord] = []
-    package var framing: Framing
-    package var clockUs: Int64
+    public private(set) var records: [CaptureRecord] = []
+    public var framing: Framing
+    public var clockUs: Int64
     /// CRCInit of each access address announced so far (data CRCs are computed with it).
     private var crcInits: [UInt32: UInt32] = [:]
     private var packetCounter: UInt16 = 0
@@ -39,12 +39,12 @@ package struct AirScenario: Sendable {
     }
     private var sequence: [UInt32: SequenceState] = [:]
 
-    package init(framing: Framing = .nordic, startUs: Int64 = 1_714_033_432_000_000) {
+    public init(framing: Framing = .nordic, startUs: Int64 = 1_714_033_432_000_000) {
         self.framing = framing
         clockUs = startUs
     }
 
-    package var linkType: UInt32 {
+    public var linkType: UInt32 {
         switch framing {
         case .nordic: return 272
         case .phdr: return 256
@@ -52,15 +52,15 @@ package struct AirScenario: Sendable {
         }
     }
 
-    package mutating func wait(ms: Double) { clockUs += Int64(ms * 1000) }
+    public mutating func wait(ms: Double) { clockUs += Int64(ms * 1000) }
 
     /// The capture as a pcap file.
-    package var pcap: [UInt8] { CaptureWriter.pcap(records, linkType: linkType) }
+    public var pcap: [UInt8] { CaptureWriter.pcap(records, linkType: linkType) }
 
     // MARK: Advertising channel
 
     /// ADV_IND from `advA` (§2.3.1.1), on channel 37.
-    package mutating func advertise(_ advA: BluetoothAddress, random: Bool = false, data: [UInt8] = [],
+    public mutating func advertise(_ advA: BluetoothAddress, random: Bool = false, data: [UInt8] = [],
                                    accessAddress: UInt32 = AirScenario.advertisingAccessAddress, crcOK: Bool = true) {
         let header: UInt8 = 0x00 | (random ? 0x40 : 0)
         advertisingPDU(header: header, payload: advA.wire + data, accessAddress: accessAddress, crcOK: crcOK)
@@ -68,7 +68,7 @@ package struct AirScenario: Sendable {
 
     /// CONNECT_IND (§2.3.3.1) from `initA` to `advA`; `truncatedTo` cuts the payload (and Length)
     /// short of its 34 bytes.
-    package mutating func connectInd(initA: BluetoothAddress, advA: BluetoothAddress, accessAddress: UInt32,
+    public mutating func connectInd(initA: BluetoothAddress, advA: BluetoothAddress, accessAddress: UInt32,
                                     crcInit: UInt32 = 0x5A_3C_11, intervalUnits: UInt16 = 24, timeoutUnits: UInt16 = 200,
                                     truncatedTo length: Int? = nil, crcOK: Bool = true) {
         var w = ByteWriter()
@@ -104,7 +104,7 @@ package struct AirScenario: Sendable {
     /// its 4-byte MIC (`mic`) after the plaintext, counted in Length, with the RF pseudo-header
     /// only: the nRF Sniffer removes it and reduces Length. An encrypted PDU the sniffer did not
     /// decrypt carries a stand-in ciphertext (the payload XOR 0x5A) and the MIC.
-    package mutating func data(_ accessAddress: UInt32, _ sender: Sender, llid: LLID, sn: Bool, nesn: Bool,
+    public mutating func data(_ accessAddress: UInt32, _ sender: Sender, llid: LLID, sn: Bool, nesn: Bool,
                               _ payload: [UInt8], flags: NordicFlags = [], channel: UInt8 = 5, crcOK: Bool = true,
                               mic: [UInt8] = [0xA1, 0xA2, 0xA3, 0xA4]) {
         var first = llid.rawValue
@@ -131,7 +131,7 @@ package struct AirScenario: Sendable {
     /// packet would carry them (§4.5.9): SN = transmitSeqNum, NESN = nextExpectedSeqNum; the
     /// receiver takes new data when SN equals its NESN, and the sender's next packet is new once
     /// the peer's NESN moved past its SN.
-    package mutating func send(_ accessAddress: UInt32, _ sender: Sender, llid: LLID, _ payload: [UInt8],
+    public mutating func send(_ accessAddress: UInt32, _ sender: Sender, llid: LLID, _ payload: [UInt8],
                               flags: NordicFlags = [], channel: UInt8 = 5) {
         var state = sequence[accessAddress] ?? SequenceState()
         let own = sender == .central ? state.central : state.peripheral
@@ -144,7 +144,7 @@ package struct AirScenario: Sendable {
     }
 
     /// An L2CAP basic frame (Core v5.4 Vol 3 Part A §3.1) in one LL Data start PDU.
-    package mutating func l2cap(_ accessAddress: UInt32, _ sender: Sender, cid: UInt16, _ body: [UInt8],
+    public mutating func l2cap(_ accessAddress: UInt32, _ sender: Sender, cid: UInt16, _ body: [UInt8],
                                flags: NordicFlags = []) {
         var w = ByteWriter()
         w.writeUInt16LE(UInt16(body.count))
@@ -154,22 +154,22 @@ package struct AirScenario: Sendable {
     }
 
     /// An ATT PDU on CID 4.
-    package mutating func att(_ accessAddress: UInt32, _ sender: Sender, _ pdu: [UInt8], flags: NordicFlags = []) {
+    public mutating func att(_ accessAddress: UInt32, _ sender: Sender, _ pdu: [UInt8], flags: NordicFlags = []) {
         l2cap(accessAddress, sender, cid: 0x0004, pdu, flags: flags)
     }
 
     /// An SMP PDU on CID 6.
-    package mutating func smp(_ accessAddress: UInt32, _ sender: Sender, _ pdu: [UInt8], flags: NordicFlags = []) {
+    public mutating func smp(_ accessAddress: UInt32, _ sender: Sender, _ pdu: [UInt8], flags: NordicFlags = []) {
         l2cap(accessAddress, sender, cid: 0x0006, pdu, flags: flags)
     }
 
     /// An empty PDU (LLID 01, Length 0).
-    package mutating func empty(_ accessAddress: UInt32, _ sender: Sender, flags: NordicFlags = []) {
+    public mutating func empty(_ accessAddress: UInt32, _ sender: Sender, flags: NordicFlags = []) {
         send(accessAddress, sender, llid: .continuation, [], flags: flags)
     }
 
     /// LL_TERMINATE_IND (§2.4.2.2) with its error code.
-    package mutating func terminate(_ accessAddress: UInt32, _ sender: Sender, reason: UInt8, flags: NordicFlags = []) {
+    public mutating func terminate(_ accessAddress: UInt32, _ sender: Sender, reason: UInt8, flags: NordicFlags = []) {
         send(accessAddress, sender, llid: .control, [0x02, reason], flags: flags)
     }
 

@@ -5,19 +5,19 @@ import CZlib
 /// Writes Android bug reports holding a `BTSNOOP_LOG_SUMMARY` (ble-facts §3), and zips of them,
 /// for tests. Records go through the phone's logging rule first (`logged`), so a test reads
 /// back what a phone would have written.
-package enum BugreportWriter {
+public enum BugreportWriter {
     /// Android's `MAX_HCI_ACL_LEN`: ACL packets are logged up to this many bytes.
-    package static let aclLimit = 14
+    public static let aclLimit = 14
 
     /// Text around the section, as dumpstate writes it (shortened).
-    package static let defaultSurroundingText = (
+    public static let defaultSurroundingText = (
         before: "========================================================\n== dumpstate: 2024-04-25 08:24:06\n"
             + "========================================================\n\nDUMP OF SERVICE bluetooth_manager:\n",
         after: "\nBluetooth Remote Devices List: (not shown)\n"
     )
 
     /// A bug report text whose summary holds `records` as Android logs them.
-    package static func bugreport(records: [CaptureRecord], version: UInt8 = 2,
+    public static func bugreport(records: [CaptureRecord], version: UInt8 = 2,
                                  surroundingText: (before: String, after: String) = defaultSurroundingText) -> [UInt8] {
         let kept = logged(records)
         let encoded = btsnoozRecords(kept, version: version)
@@ -28,7 +28,7 @@ package enum BugreportWriter {
 
     /// The records as the phone keeps them: SCO dropped; ACL cut to 14 bytes unless its L2CAP
     /// CID (packet bytes 6–7) is 0x0001, signalling; renumbered from 1.
-    package static func logged(_ records: [CaptureRecord]) -> [CaptureRecord] {
+    public static func logged(_ records: [CaptureRecord]) -> [CaptureRecord] {
         records.filter { $0.kind != .scoData }.enumerated().map { offset, record in
             var kept = record
             kept.index = offset + 1
@@ -42,7 +42,7 @@ package enum BugreportWriter {
 
     /// The inflated record stream: each record's header (v1 or v2) and packet. Time deltas are
     /// from the previous record (0 for the first).
-    package static func btsnoozRecords(_ records: [CaptureRecord], version: UInt8) -> [UInt8] {
+    public static func btsnoozRecords(_ records: [CaptureRecord], version: UInt8) -> [UInt8] {
         var out = ByteWriter(capacity: records.count * 24)
         var previous = records.first?.timestampUs ?? 0
         for record in records {
@@ -60,7 +60,7 @@ package enum BugreportWriter {
     }
 
     /// The decoded summary: the 9-byte preamble, then `records` zlib-compressed.
-    package static func summary(version: UInt8, lastTimestamp: UInt64, records: [UInt8]) -> [UInt8] {
+    public static func summary(version: UInt8, lastTimestamp: UInt64, records: [UInt8]) -> [UInt8] {
         var out = ByteWriter()
         out.writeUInt8(version)
         out.writeUInt64LE(lastTimestamp)
@@ -69,7 +69,7 @@ package enum BugreportWriter {
     }
 
     /// `summary` in base64 lines of 128 characters between the BEGIN and END lines.
-    package static func text(summary: [UInt8], declaredBytes: Int,
+    public static func text(summary: [UInt8], declaredBytes: Int,
                             surroundingText: (before: String, after: String) = defaultSurroundingText) -> [UInt8] {
         let encoded = base64(summary)
         var lines = ["--- BEGIN:BTSNOOP_LOG_SUMMARY (\(declaredBytes) bytes in) ---"]
@@ -84,7 +84,7 @@ package enum BugreportWriter {
     }
 
     /// A zip holding `entries` in order, deflated (method 8) or stored (method 0).
-    package static func zip(_ entries: [(name: String, bytes: [UInt8])], deflated: Bool = true) -> [UInt8] {
+    public static func zip(_ entries: [(name: String, bytes: [UInt8])], deflated: Bool = true) -> [UInt8] {
         var out = ByteWriter()
         var directory = ByteWriter()
         for entry in entries {
@@ -117,7 +117,7 @@ package enum BugreportWriter {
     }
 
     /// A zip of one bug report text.
-    package static func zip(_ text: [UInt8], entryName: String, deflated: Bool = true) -> [UInt8] {
+    public static func zip(_ text: [UInt8], entryName: String, deflated: Bool = true) -> [UInt8] {
         zip([(entryName, text)], deflated: deflated)
     }
 

@@ -5,9 +5,9 @@ import CaptureFormats
 /// and direction map back to the container's own codes (H4 type byte, btsnoop flags, monitor
 /// opcode, 201 pseudo-header, PacketLogger type); `originalLength` becomes the container's
 /// original length. A record the container cannot express is a programming error in the test.
-package enum CaptureWriter {
+public enum CaptureWriter {
     /// btsnoop v1 with datalink 1001 (H1), 1002 (H4) or 2001 (Linux monitor).
-    package static func btsnoop(_ records: [CaptureRecord], datalink: UInt32 = 1002) -> [UInt8] {
+    public static func btsnoop(_ records: [CaptureRecord], datalink: UInt32 = 1002) -> [UInt8] {
         var out = ByteWriter(capacity: 16 + records.count * 64)
         out.writeBytes(Array("btsnoop".utf8) + [0])
         out.writeUInt32BE(1)
@@ -28,7 +28,7 @@ package enum CaptureWriter {
     }
 
     /// Classic pcap, little-endian, microsecond timestamps.
-    package static func pcap(_ records: [CaptureRecord], linkType: UInt32 = 201) -> [UInt8] {
+    public static func pcap(_ records: [CaptureRecord], linkType: UInt32 = 201) -> [UInt8] {
         var out = ByteWriter(capacity: 24 + records.count * 64)
         out.writeUInt32LE(0xA1B2_C3D4)
         out.writeUInt16LE(2)
@@ -52,7 +52,7 @@ package enum CaptureWriter {
     /// pcapng, little-endian: a section header, one interface of `linkType` (microsecond
     /// resolution), and one Enhanced Packet Block per record whose `epb_flags` carry the
     /// direction (sent: outbound, received: inbound; none for other directions).
-    package static func pcapng(_ records: [CaptureRecord], linkType: UInt32 = 201) -> [UInt8] {
+    public static func pcapng(_ records: [CaptureRecord], linkType: UInt32 = 201) -> [UInt8] {
         var out = ByteWriter(capacity: 48 + records.count * 80)
         block(&out, type: 0x0A0D_0D0A) { body in
             body.writeUInt32LE(0x1A2B_3C4D)
@@ -91,7 +91,7 @@ package enum CaptureWriter {
     /// Apple PacketLogger records, big-endian (v1) or little-endian (v2). Syslog notes are
     /// written with pid 0 and empty process, sender, subsystem and category, so the reader gives
     /// back the text as it was.
-    package static func packetLogger(_ records: [CaptureRecord], bigEndian: Bool) -> [UInt8] {
+    public static func packetLogger(_ records: [CaptureRecord], bigEndian: Bool) -> [UInt8] {
         var out = ByteWriter(capacity: records.count * 64)
         for record in records {
             guard let type = PacketLoggerType(kind: record.kind, direction: record.direction) else {

@@ -10,8 +10,8 @@
 /// 5+N     1     CRC-8/MAXIM over bytes 0 ..< 5+N (as sent)
 /// 6+N     1     tail 0x55
 /// ```
-package enum DemoLockFrame {
-    package static func encode(command: UInt8, sequence: UInt8, plaintext: [UInt8], corruptCRC: Bool = false) -> [UInt8] {
+public enum DemoLockFrame {
+    public static func encode(command: UInt8, sequence: UInt8, plaintext: [UInt8], corruptCRC: Bool = false) -> [UInt8] {
         let key = UInt8(truncatingIfNeeded: 0x5A &- Int(sequence))
         var frame: [UInt8] = [0xAA, command, sequence, UInt8(plaintext.count >> 8), UInt8(plaintext.count & 0xFF)]
         frame += plaintext.map { $0 ^ key }
@@ -22,7 +22,7 @@ package enum DemoLockFrame {
     }
 
     /// CRC-8/MAXIM: poly 0x31 reflected (0x8C), init 0, refin/refout, xorout 0; check("123456789") = 0xA1.
-    package static func crc8Maxim(_ bytes: [UInt8]) -> UInt8 {
+    public static func crc8Maxim(_ bytes: [UInt8]) -> UInt8 {
         var crc: UInt8 = 0
         for byte in bytes {
             crc ^= byte

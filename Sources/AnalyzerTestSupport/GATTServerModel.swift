@@ -3,40 +3,40 @@ import BLEBase
 /// A peripheral's attribute table, described the way a GATT server lays it out
 /// (Core v5.4 Vol 3 Part G §3: service declaration, then per characteristic a declaration, the
 /// value, and descriptors). The scenario's discovery exchange is derived from it.
-package struct GATTServerModel: Sendable {
-    package struct Characteristic: Sendable {
+public struct GATTServerModel: Sendable {
+    public struct Characteristic: Sendable {
         /// The UUID as carried on the wire (2 or 16 bytes, little-endian).
-        package var uuidWire: [UInt8]
-        package var properties: UInt8
-        package var declarationHandle: UInt16
-        package var valueHandle: UInt16 { declarationHandle + 1 }
+        public var uuidWire: [UInt8]
+        public var properties: UInt8
+        public var declarationHandle: UInt16
+        public var valueHandle: UInt16 { declarationHandle + 1 }
         /// Handle of the Client Characteristic Configuration descriptor, when present.
-        package var cccdHandle: UInt16?
+        public var cccdHandle: UInt16?
 
-        package init(uuidWire: [UInt8], properties: UInt8, declarationHandle: UInt16, cccd: Bool) {
+        public init(uuidWire: [UInt8], properties: UInt8, declarationHandle: UInt16, cccd: Bool) {
             self.uuidWire = uuidWire
             self.properties = properties
             self.declarationHandle = declarationHandle
             self.cccdHandle = cccd ? declarationHandle + 2 : nil
         }
 
-        package var lastHandle: UInt16 { cccdHandle ?? valueHandle }
+        public var lastHandle: UInt16 { cccdHandle ?? valueHandle }
     }
 
-    package struct Service: Sendable {
-        package var uuidWire: [UInt8]
-        package var startHandle: UInt16
-        package var endHandle: UInt16
-        package var characteristics: [Characteristic]
+    public struct Service: Sendable {
+        public var uuidWire: [UInt8]
+        public var startHandle: UInt16
+        public var endHandle: UInt16
+        public var characteristics: [Characteristic]
     }
 
-    package private(set) var services: [Service] = []
+    public private(set) var services: [Service] = []
 
-    package init() {}
+    public init() {}
 
     /// Appends a service whose characteristics get consecutive handles after its declaration.
     /// Each entry is (16-bit UUID, properties, has CCCD).
-    package mutating func addService(_ uuid: UInt16, _ characteristics: [(UInt16, UInt8, Bool)]) {
+    public mutating func addService(_ uuid: UInt16, _ characteristics: [(UInt16, UInt8, Bool)]) {
         let start = (services.last?.endHandle ?? 0) + 1
         var next = start + 1
         var built: [Characteristic] = []
@@ -53,13 +53,13 @@ package struct GATTServerModel: Sendable {
     static func wire(_ uuid: UInt16) -> [UInt8] { [UInt8(uuid & 0xFF), UInt8(uuid >> 8)] }
 
     /// Finds a characteristic by its 16-bit UUID.
-    package func characteristic(_ uuid: UInt16) -> Characteristic? {
+    public func characteristic(_ uuid: UInt16) -> Characteristic? {
         services.lazy.flatMap(\.characteristics).first { $0.uuidWire == Self.wire(uuid) }
     }
 
     /// The demo lock's table (../shared/profiles/demo-lock.md): GAP, GATT, Battery, and the vendor
     /// service FFE0 with write FFE1, notify FFE2 (+CCCD) and a protected read FFE3.
-    package static let demoLock: GATTServerModel = {
+    public static let demoLock: GATTServerModel = {
         var model = GATTServerModel()
         model.addService(0x1800, [(0x2A00, 0x02, false), (0x2A01, 0x02, false)])
         model.addService(0x1801, [(0x2A05, 0x20, true)])

@@ -1,6 +1,6 @@
 import CZlib
 
-package extension CaptureWriter {
+public extension CaptureWriter {
     /// One gzip member (RFC 1952) holding `bytes`, compressed with zlib at its default level.
     static func gzip(_ bytes: [UInt8]) -> [UInt8] {
         // zlib keeps a pointer back to the stream, so it needs a fixed address.

@@ -5,7 +5,7 @@ import CaptureFormats
 /// (Core v5.4 Vol 3 Part F §3.4 PDUs; Part G §4 discovery procedures).
 extension HCIScenario {
     /// Sends a request from the host and the server's response `latencyMs` later.
-    package mutating func attExchange(handle: UInt16, request: [UInt8], response: [UInt8], latencyMs: Double = 30,
+    public mutating func attExchange(handle: UInt16, request: [UInt8], response: [UInt8], latencyMs: Double = 30,
                                      mtu: Int = 23) {
         att(handle: handle, .sent, request)
         wait(ms: latencyMs)
@@ -13,12 +13,12 @@ extension HCIScenario {
     }
 
     /// Sends a server PDU, fragmented into 27-byte ACL packets the way controllers forward LE data.
-    package mutating func serverPDU(handle: UInt16, _ pdu: [UInt8], mtu: Int = 23) {
+    public mutating func serverPDU(handle: UInt16, _ pdu: [UInt8], mtu: Int = 23) {
         att(handle: handle, .received, pdu, fragmentSize: 27)
     }
 
     /// Exchange MTU (0x02/0x03).
-    package mutating func exchangeMTU(handle: UInt16, client: UInt16 = 517, server: UInt16) {
+    public mutating func exchangeMTU(handle: UInt16, client: UInt16 = 517, server: UInt16) {
         var request = ByteWriter()
         request.writeUInt8(0x02)
         request.writeUInt16LE(client)
@@ -49,7 +49,7 @@ extension HCIScenario {
     /// Full discovery of `model`: primary services (Read By Group Type), characteristics per
     /// service (Read By Type 0x2803), descriptors (Find Information), each ending with the normal
     /// Attribute Not Found.
-    package mutating func discover(handle: UInt16, model: GATTServerModel) {
+    public mutating func discover(handle: UInt16, model: GATTServerModel) {
         // Primary services, all 16-bit here: one response, then Attribute Not Found past the last.
         var services = ByteWriter()
         services.writeUInt8(0x11)
@@ -98,7 +98,7 @@ extension HCIScenario {
     }
 
     /// Write Request (0x12) answered by Write Response (0x13) or an Error Response.
-    package mutating func writeRequest(handle: UInt16, attribute: UInt16, value: [UInt8], errorCode: UInt8? = nil,
+    public mutating func writeRequest(handle: UInt16, attribute: UInt16, value: [UInt8], errorCode: UInt8? = nil,
                                       latencyMs: Double = 30) {
         var request = ByteWriter()
         request.writeUInt8(0x12)
@@ -109,7 +109,7 @@ extension HCIScenario {
     }
 
     /// Read Request (0x0A) answered by Read Response (0x0B) or an Error Response.
-    package mutating func readRequest(handle: UInt16, attribute: UInt16, value: [UInt8], errorCode: UInt8? = nil) {
+    public mutating func readRequest(handle: UInt16, attribute: UInt16, value: [UInt8], errorCode: UInt8? = nil) {
         var request = ByteWriter()
         request.writeUInt8(0x0A)
         request.writeUInt16LE(attribute)
@@ -118,7 +118,7 @@ extension HCIScenario {
     }
 
     /// Write Command (0x52): no response expected.
-    package mutating func writeCommand(handle: UInt16, attribute: UInt16, value: [UInt8]) {
+    public mutating func writeCommand(handle: UInt16, attribute: UInt16, value: [UInt8]) {
         var w = ByteWriter()
         w.writeUInt8(0x52)
         w.writeUInt16LE(attribute)
@@ -128,7 +128,7 @@ extension HCIScenario {
 
     /// Handle Value Notifications (0x1B) carrying `value` in chunks of MTU−3 bytes
     /// (Core v5.4 Vol 3 Part F §3.4.7.1: a notification holds at most ATT_MTU−3 value bytes).
-    package mutating func notify(handle: UInt16, attribute: UInt16, value: [UInt8], mtu: Int) {
+    public mutating func notify(handle: UInt16, attribute: UInt16, value: [UInt8], mtu: Int) {
         var offset = 0
         repeat {
             let chunk = Array(value[offset..<min(value.count, offset + mtu - 3)])

@@ -3,19 +3,19 @@ import CaptureFormats
 
 /// LE procedures as a host and controller exchange them (Core v5.4 Vol 4 Part E §7.8, §7.7.65).
 extension HCIScenario {
-    package static let leSetScanParameters: UInt16 = 0x200B
-    package static let leSetScanEnable: UInt16 = 0x200C
-    package static let leCreateConnection: UInt16 = 0x200D
-    package static let leCreateConnectionCancel: UInt16 = 0x200E
-    package static let disconnect: UInt16 = 0x0406
+    public static let leSetScanParameters: UInt16 = 0x200B
+    public static let leSetScanEnable: UInt16 = 0x200C
+    public static let leCreateConnection: UInt16 = 0x200D
+    public static let leCreateConnectionCancel: UInt16 = 0x200E
+    public static let disconnect: UInt16 = 0x0406
 
     /// One advertising structure: length, type, data (Core Supplement Part A §1).
-    package static func adStructure(_ type: UInt8, _ data: [UInt8]) -> [UInt8] {
+    public static func adStructure(_ type: UInt8, _ data: [UInt8]) -> [UInt8] {
         [UInt8(data.count + 1), type] + data
     }
 
     /// LE Advertising Report (subevent 0x02) with a single report; RSSI follows the data.
-    package mutating func advertisingReport(_ address: BluetoothAddress, random: Bool, eventType: UInt8 = 0x00,
+    public mutating func advertisingReport(_ address: BluetoothAddress, random: Bool, eventType: UInt8 = 0x00,
                                            data: [UInt8], rssi: Int8) {
         var w = ByteWriter()
         w.writeUInt8(1)
@@ -30,7 +30,7 @@ extension HCIScenario {
 
     /// LE Extended Advertising Report (subevent 0x0D), one report per fragment of `data`:
     /// data status 0b01 (more to come) on all but the last fragment.
-    package mutating func extendedAdvertisingReport(_ address: BluetoothAddress, random: Bool, data: [UInt8],
+    public mutating func extendedAdvertisingReport(_ address: BluetoothAddress, random: Bool, data: [UInt8],
                                                    rssi: Int8, sid: UInt8 = 1, fragmentSize: Int = 229) {
         var offset = 0
         repeat {
@@ -58,7 +58,7 @@ extension HCIScenario {
     }
 
     /// LE Create Connection (§7.8.12) to a peer, answered by Command Status.
-    package mutating func createConnection(to peer: BluetoothAddress, random: Bool, intervalUnits: UInt16,
+    public mutating func createConnection(to peer: BluetoothAddress, random: Bool, intervalUnits: UInt16,
                                           status: UInt8 = 0) {
         var w = ByteWriter()
         w.writeUInt16LE(0x0060)      // scan interval
@@ -79,7 +79,7 @@ extension HCIScenario {
     }
 
     /// LE Connection Complete (0x01), or LE Enhanced Connection Complete v1 (0x0A) / v2 (0x29).
-    package mutating func connectionComplete(handle: UInt16, peer: BluetoothAddress, random: Bool,
+    public mutating func connectionComplete(handle: UInt16, peer: BluetoothAddress, random: Bool,
                                             intervalUnits: UInt16, status: UInt8 = 0, subevent: UInt8 = 0x01) {
         var w = ByteWriter()
         w.writeUInt8(status)
@@ -102,7 +102,7 @@ extension HCIScenario {
     }
 
     /// LE Data Length Change (0x07).
-    package mutating func dataLengthChange(handle: UInt16, octets: UInt16 = 251) {
+    public mutating func dataLengthChange(handle: UInt16, octets: UInt16 = 251) {
         var w = ByteWriter()
         w.writeUInt16LE(handle)
         for value in [octets, 2120, octets, 2120] { w.writeUInt16LE(value) }
@@ -110,7 +110,7 @@ extension HCIScenario {
     }
 
     /// The host's Disconnect command (§7.1.6) and its Command Status.
-    package mutating func disconnectCommand(handle: UInt16, reason: UInt8 = 0x13) {
+    public mutating func disconnectCommand(handle: UInt16, reason: UInt8 = 0x13) {
         var w = ByteWriter()
         w.writeUInt16LE(handle)
         w.writeUInt8(reason)
@@ -119,7 +119,7 @@ extension HCIScenario {
     }
 
     /// Disconnection Complete (§7.7.5).
-    package mutating func disconnectionComplete(handle: UInt16, reason: UInt8) {
+    public mutating func disconnectionComplete(handle: UInt16, reason: UInt8) {
         var w = ByteWriter()
         w.writeUInt8(0)
         w.writeUInt16LE(handle)

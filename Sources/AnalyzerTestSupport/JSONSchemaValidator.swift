@@ -5,27 +5,27 @@ import Foundation
 /// `const`, `pattern`, `minimum`, `maximum`, `oneOf`, and local `$ref` (`#/$defs/…`). A keyword
 /// outside that subset is reported as an error rather than ignored, so the schema cannot drift
 /// past what the tests check.
-package struct JSONSchemaValidator {
+public struct JSONSchemaValidator {
     let root: [String: Any]
     static let supported: Set<String> = ["$schema", "$id", "title", "description", "type", "required", "properties",
                                          "additionalProperties", "propertyNames", "items", "enum", "const", "pattern",
                                          "minimum", "maximum", "oneOf", "$ref", "$defs"]
 
-    package init(schema: Data) throws {
+    public init(schema: Data) throws {
         guard let object = try JSONSerialization.jsonObject(with: schema) as? [String: Any] else {
             throw ValidationError(path: "$", message: "the schema is not an object")
         }
         root = object
     }
 
-    package struct ValidationError: Error, CustomStringConvertible {
-        package var path: String
-        package var message: String
-        package var description: String { "\(path): \(message)" }
+    public struct ValidationError: Error, CustomStringConvertible {
+        public var path: String
+        public var message: String
+        public var description: String { "\(path): \(message)" }
     }
 
     /// All violations, with JSON paths; empty when the document is valid.
-    package func validate(_ json: Data) throws -> [ValidationError] {
+    public func validate(_ json: Data) throws -> [ValidationError] {
         let document = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
         var errors: [ValidationError] = []
         check(document, against: root, at: "$", errors: &errors)

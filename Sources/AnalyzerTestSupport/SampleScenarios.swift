@@ -3,16 +3,16 @@ import CaptureFormats
 
 /// The scenarios behind `Samples/`: small captures the project makes itself, each with something
 /// a field engineer would look for. `make-samples` writes them in every container.
-package enum SampleScenarios {
-    package static let lockA = BluetoothAddress("5C:3A:91:0E:C7:21")!   // resolvable private (0b01…)
-    package static let lockAFactoryMAC: [UInt8] = [0x00, 0x1A, 0x7D, 0x10, 0xA1, 0x01]
-    package static let lockB = BluetoothAddress("C8:2B:96:41:07:B2")!   // public
-    package static let lockBFactoryMAC: [UInt8] = [0xC8, 0x2B, 0x96, 0x41, 0x07, 0xB2]
-    package static let scale = BluetoothAddress("E4:5F:01:22:33:44")!   // static random, never connected
+public enum SampleScenarios {
+    public static let lockA = BluetoothAddress("5C:3A:91:0E:C7:21")!   // resolvable private (0b01…)
+    public static let lockAFactoryMAC: [UInt8] = [0x00, 0x1A, 0x7D, 0x10, 0xA1, 0x01]
+    public static let lockB = BluetoothAddress("C8:2B:96:41:07:B2")!   // public
+    public static let lockBFactoryMAC: [UInt8] = [0xC8, 0x2B, 0x96, 0x41, 0x07, 0xB2]
+    public static let scale = BluetoothAddress("E4:5F:01:22:33:44")!   // static random, never connected
 
     /// Advertising data of a demo lock: flags, 16-bit service list, manufacturer data
     /// (company 0xFFFF, product 0x01, factory MAC MSB first, battery %), complete local name.
-    package static func lockAdvertisement(name: String, mac: [UInt8], battery: UInt8) -> [UInt8] {
+    public static func lockAdvertisement(name: String, mac: [UInt8], battery: UInt8) -> [UInt8] {
         HCIScenario.adStructure(0x01, [0x06])
             + HCIScenario.adStructure(0x03, [0xE0, 0xFF])
             + HCIScenario.adStructure(0xFF, [0xFF, 0xFF, 0x01] + mac + [battery])
@@ -22,7 +22,7 @@ package enum SampleScenarios {
     /// A phone talking to two demo locks: a failed HCI command, discovery, vendor commands (one
     /// failing, one split over notifications, one unanswered), an ATT error, a cancelled connection
     /// attempt, a supervision timeout, and a connection still up when the capture ends.
-    package static func demoLock() -> HCIScenario {
+    public static func demoLock() -> HCIScenario {
         var s = HCIScenario()
         let lock = GATTServerModel.demoLock
         let write = lock.characteristic(0xFFE1)!.valueHandle
@@ -124,7 +124,7 @@ package enum SampleScenarios {
 
 extension HCIScenario {
     /// A demo-lock command written by Write Request, then its response frame notified in MTU−3 chunks.
-    package mutating func vendorCommand(handle: UInt16, write: UInt16, notify: UInt16, command: UInt8, sequence: UInt8,
+    public mutating func vendorCommand(handle: UInt16, write: UInt16, notify: UInt16, command: UInt8, sequence: UInt8,
                                        request: [UInt8], response: [UInt8], mtu: Int) {
         writeRequest(handle: handle, attribute: write,
                      value: DemoLockFrame.encode(command: command, sequence: sequence, plaintext: request))

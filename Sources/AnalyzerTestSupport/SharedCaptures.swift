@@ -2,37 +2,37 @@ import Foundation
 
 /// The shared sample captures (`<package root>/../shared/captures`), when present. Tests over
 /// them are skipped, with a reason that says so, on machines without the directory.
-package enum SharedCaptures {
+public enum SharedCaptures {
     /// `<package root>/../shared/captures`, found from this source file's location.
-    package static let root = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/captures")
-    package static let present = FileManager.default.fileExists(atPath: root.path)
+    public static let root = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/captures")
+    public static let present = FileManager.default.fileExists(atPath: root.path)
 
     /// The package's root directory.
-    package static let packageRoot = URL(fileURLWithPath: #filePath)
+    public static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    package static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+    public static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 
     /// `capture` and `counts` of a synthetic capture's truth file.
-    package struct Truth: Decodable, Sendable {
-        package struct Capture: Decodable, Sendable {
-            package struct TruncatedFinalRecord: Decodable, Sendable {
-                package var recordBytes: Int
-                package var bytesWritten: Int
+    public struct Truth: Decodable, Sendable {
+        public struct Capture: Decodable, Sendable {
+            public struct TruncatedFinalRecord: Decodable, Sendable {
+                public var recordBytes: Int
+                public var bytesWritten: Int
             }
-            package var firstTsUs: Int64
-            package var lastTsUs: Int64
-            package var truncatedFinalRecord: TruncatedFinalRecord?
+            public var firstTsUs: Int64
+            public var lastTsUs: Int64
+            public var truncatedFinalRecord: TruncatedFinalRecord?
         }
-        package struct Counts: Decodable, Sendable {
-            package var packets: Int
-            package var attPdusByOpcode: [String: Int]
+        public struct Counts: Decodable, Sendable {
+            public var packets: Int
+            public var attPdusByOpcode: [String: Int]
         }
-        package var capture: Capture
-        package var counts: Counts
+        public var capture: Capture
+        public var counts: Counts
     }
 
-    package static func truth(_ name: String) throws -> Truth {
+    public static func truth(_ name: String) throws -> Truth {
         let data = try Data(contentsOf: root.appendingPathComponent("synthetic/\(name).truth.json"))
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
@@ -41,15 +41,15 @@ package enum SharedCaptures {
 
     /// One capture of `real/README.md`: its file name, tshark's frame count and ATT PDUs by
     /// opcode (keys `0x12`, upper-case hex).
-    package struct RealCapture: Sendable, CustomStringConvertible {
-        package var file: String
-        package var frames: Int?
-        package var attPDUsByOpcode: [String: Int]
-        package var description: String { file }
+    public struct RealCapture: Sendable, CustomStringConvertible {
+        public var file: String
+        public var frames: Int?
+        public var attPDUsByOpcode: [String: Int]
+        public var description: String { file }
     }
 
     /// Parses `real/README.md` (the counts there were taken with tshark 4.0).
-    package static func realCaptures() -> [RealCapture] {
+    public static func realCaptures() -> [RealCapture] {
         guard let text = try? String(contentsOf: root.appendingPathComponent("real/README.md"), encoding: .utf8) else {
             return []
         }

@@ -1,20 +1,20 @@
 /// A strict JSON (RFC 8259) reader for tests: it accepts a document only if it is well formed
 /// and no object in it names a key twice, which RFC 8259 §4 leaves to each reader (Foundation's
 /// keeps the last value silently). It only checks; values are not built.
-package enum StrictJSON {
-    package struct Problem: Error, CustomStringConvertible, Equatable {
-        package var offset: Int
-        package var message: String
-        package var description: String { "byte \(offset): \(message)" }
+public enum StrictJSON {
+    public struct Problem: Error, CustomStringConvertible, Equatable {
+        public var offset: Int
+        public var message: String
+        public var description: String { "byte \(offset): \(message)" }
 
-        package init(offset: Int, message: String) {
+        public init(offset: Int, message: String) {
             self.offset = offset
             self.message = message
         }
     }
 
     /// Throws the first problem: a syntax error or a key written twice in one object (its path).
-    package static func check(_ text: String) throws(Problem) {
+    public static func check(_ text: String) throws(Problem) {
         var parser = Parser(bytes: Array(text.utf8))
         parser.skipSpace()
         try parser.value(path: "$")

@@ -11,8 +11,8 @@ import CaptureFormats
 /// payload  (responses: status, then data)
 /// sum8     sum of the bytes from the sync through the payload, modulo 256
 /// ```
-package enum LightFrame {
-    package static func encode(command: UInt8, payload: [UInt8], prefixed: Bool = false, corrupt: Bool = false) -> [UInt8] {
+public enum LightFrame {
+    public static func encode(command: UInt8, payload: [UInt8], prefixed: Bool = false, corrupt: Bool = false) -> [UInt8] {
         var frame: [UInt8] = [0x3A, 0x26, command, UInt8(payload.count)] + payload
         let sum = UInt8(truncatingIfNeeded: frame.reduce(0) { $0 + Int($1) })
         frame.append(corrupt ? sum ^ 0x01 : sum)
@@ -23,8 +23,8 @@ package enum LightFrame {
 /// Frames of the battery monitor sample (Samples/profiles/battery-monitor.yaml): the phone's
 /// start `40 40`, the monitor's `24 24`; then command, payload length, payload, sum16 of the
 /// bytes from the command through the payload (modulo 65536, low byte first), and `0D 0A`.
-package enum BatteryFrame {
-    package static func encode(fromHost: Bool, command: UInt8, payload: [UInt8], corrupt: Bool = false) -> [UInt8] {
+public enum BatteryFrame {
+    public static func encode(fromHost: Bool, command: UInt8, payload: [UInt8], corrupt: Bool = false) -> [UInt8] {
         let body: [UInt8] = [command, UInt8(payload.count)] + payload
         let sum = body.reduce(0) { ($0 + Int($1)) & 0xFFFF } ^ (corrupt ? 0x0100 : 0)
         return (fromHost ? [0x40, 0x40] : [0x24, 0x24]) + body + [UInt8(sum & 0xFF), UInt8(sum >> 8), 0x0D, 0x0A]
@@ -32,12 +32,12 @@ package enum BatteryFrame {
 }
 
 extension SampleScenarios {
-    package static let light = BluetoothAddress("D0:3E:7A:11:20:3C")!     // public
-    package static let batteryMonitor = BluetoothAddress("E1:52:04:21:9B:07")!   // static random
+    public static let light = BluetoothAddress("D0:3E:7A:11:20:3C")!     // public
+    public static let batteryMonitor = BluetoothAddress("E1:52:04:21:9B:07")!   // static random
 
     /// The light controller's table: GAP, and service FFD0 with write FFD9 (Write Command) and
     /// notify FFD4 (+CCCD).
-    package static let lightModel: GATTServerModel = {
+    public static let lightModel: GATTServerModel = {
         var model = GATTServerModel()
         model.addService(0x1800, [(0x2A00, 0x02, false)])
         model.addService(0xFFD0, [(0xFFD9, 0x04, false), (0xFFD4, 0x10, true)])
@@ -45,7 +45,7 @@ extension SampleScenarios {
     }()
 
     /// The battery monitor's table: GAP, and service FFF0 with notify FFF1 (+CCCD) and write FFF2.
-    package static let batteryModel: GATTServerModel = {
+    public static let batteryModel: GATTServerModel = {
         var model = GATTServerModel()
         model.addService(0x1800, [(0x2A00, 0x02, false)])
         model.addService(0xFFF0, [(0xFFF1, 0x10, true), (0xFFF2, 0x0C, false)])
@@ -56,7 +56,7 @@ extension SampleScenarios {
     /// `20 00` before each frame, the second's does not. Writes are whole frames (a cut write is
     /// malformed on its own, the next decodes); the state response (26 bytes) comes in two
     /// notifications; one response's checksum is wrong.
-    package static func lightController() -> HCIScenario {
+    public static func lightController() -> HCIScenario {
         var s = HCIScenario()
         let write = lightModel.characteristic(0xFFD9)!.valueHandle
         let notify = lightModel.characteristic(0xFFD4)!
@@ -107,7 +107,7 @@ extension SampleScenarios {
     /// A phone reading a battery monitor: `40 40` frames from the phone, `24 24` from the monitor,
     /// a 57-byte history frame split over three notifications, an alarm pushed unasked, and a
     /// voltage response with a wrong checksum.
-    package static func batteryMonitorScenario() -> HCIScenario {
+    public static func batteryMonitorScenario() -> HCIScenario {
         var s = HCIScenario()
         let notify = batteryModel.characteristic(0xFFF1)!
         let write = batteryModel.characteristic(0xFFF2)!.valueHandle

@@ -2,7 +2,7 @@
 /// layer's LL_TERMINATE_IND / LL_REJECT_IND (one code space: Core v5.4 Vol 1 Part F §1.3).
 extension AssignedNumbers {
     /// The error code's name, or nil for a code the specification does not define.
-    package static func controllerErrorName(_ code: UInt8) -> String? { controllerErrorNames[code] }
+    public static func controllerErrorName(_ code: UInt8) -> String? { controllerErrorNames[code] }
 
     /// Core v5.4 Vol 1 Part F §1.3 (names as BlueZ `monitor/packet.c error2str_table` words them
     /// where the spec has an LMP and an LL variant).

@@ -4,7 +4,7 @@ extension Array {
     /// element (retaining what it holds) and release it twice, once as the copy and once with
     /// the array.
     @inlinable
-    package mutating func drain(_ body: (consuming Element) -> Void) {
+    public mutating func drain(_ body: (consuming Element) -> Void) {
         drainFirst(count, body)
     }
 
@@ -14,7 +14,7 @@ extension Array {
     /// moving each out in place needed a placeholder value written in its place and destroyed with
     /// the array.
     @inlinable
-    package mutating func drainFirst(_ k: Int, _ body: (consuming Element) -> Void) {
+    public mutating func drainFirst(_ k: Int, _ body: (consuming Element) -> Void) {
         // Nothing to hand over: no reversals.
         guard k > 0 else { return }
         reverseByMoving()
@@ -34,7 +34,7 @@ extension Array {
     /// `removeAll(keepingCapacity:)` go through the generic `replaceSubrange`, costly even for
     /// one element.
     @inlinable
-    package mutating func removeFirstFew(_ k: Int) {
+    public mutating func removeFirstFew(_ k: Int) {
         if k == count, k <= 8 {
             while !isEmpty { removeLast() }
         } else if k == count {

@@ -3,14 +3,14 @@
 /// Stored as on the wire: least significant byte first (Core v5.4 Vol 2 Part E §5.2, and every
 /// HCI/LL field carries it that way). Printed most significant byte first,
 /// `AA:BB:CC:DD:EE:FF`, as Wireshark and btmon print it.
-package struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
+public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
     /// The 48-bit address as an integer: the most significant byte is the one printed first.
-    package let value: UInt64
+    public let value: UInt64
 
-    package init(value: UInt64) { self.value = value & 0xFFFF_FFFF_FFFF }
+    public init(value: UInt64) { self.value = value & 0xFFFF_FFFF_FFFF }
 
     /// From six bytes in wire order (LSB first); more or fewer bytes are a programming error.
-    package init(wire: [UInt8]) {
+    public init(wire: [UInt8]) {
         precondition(wire.count == 6, "BluetoothAddress(wire:) takes exactly 6 bytes")
         var v: UInt64 = 0
         for byte in wire.reversed() { v = v << 8 | UInt64(byte) }
@@ -18,28 +18,28 @@ package struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringCon
     }
 
     /// From six bytes most significant first (as printed, as in the demo lock's manufacturer data).
-    package init(msbFirst bytes: [UInt8]) {
+    public init(msbFirst bytes: [UInt8]) {
         self.init(wire: bytes.reversed())
     }
 
     /// Parses `AA:BB:CC:DD:EE:FF` (also `-` separated or bare hex); nil otherwise.
-    package init?(_ text: String) {
+    public init?(_ text: String) {
         guard let bytes = Hex.bytes(text), bytes.count == 6 else { return nil }
         self.init(msbFirst: bytes)
     }
 
     /// Reads six bytes in wire order.
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         value = try reader.readUnsigned(6, bigEndian: false, field: "BD_ADDR")
     }
 
-    package var wire: [UInt8] { (0..<6).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) } }
+    public var wire: [UInt8] { (0..<6).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) } }
 
-    package var msbFirst: [UInt8] { wire.reversed() }
+    public var msbFirst: [UInt8] { wire.reversed() }
 
     /// The top two bits of the most significant byte: the random address sub-type
     /// (Core v5.4 Vol 6 Part B §1.3.2).
-    package var randomSubType: RandomAddressSubType {
+    public var randomSubType: RandomAddressSubType {
         switch value >> 46 {
         case 0b11: return .staticAddress
         case 0b01: return .resolvablePrivate
@@ -49,7 +49,7 @@ package struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringCon
     }
 
     /// `AA:BB:CC:DD:EE:FF`, written as 17 bytes (the report prints one per device and connection).
-    package var description: String {
+    public var description: String {
         let digits: StaticString = "0123456789ABCDEF"
         return String(unsafeUninitializedCapacity: 17) { text in
             digits.withUTF8Buffer { digits in
@@ -64,9 +64,9 @@ package struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringCon
         }
     }
 
-    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.value < rhs.value }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.value < rhs.value }
 
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let address = BluetoothAddress(text) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
@@ -75,14 +75,14 @@ package struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringCon
         self = address
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }
 }
 
 /// Sub-types of a random device address, from its two most significant bits.
-package enum RandomAddressSubType: String, Sendable, Codable {
+public enum RandomAddressSubType: String, Sendable, Codable {
     case staticAddress = "static"
     case resolvablePrivate = "resolvable"
     case nonResolvablePrivate = "non-resolvable"
@@ -91,19 +91,19 @@ package enum RandomAddressSubType: String, Sendable, Codable {
 
 /// The address type carried next to an address in HCI events and LL PDUs
 /// (Core v5.4 Vol 4 Part E §7.7.65.1: 0 public, 1 random, 2 public identity, 3 random identity).
-package struct AddressType: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct AddressType: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let publicDevice = Self(rawValue: 0)
-    package static let randomDevice = Self(rawValue: 1)
-    package static let publicIdentity = Self(rawValue: 2)
-    package static let randomIdentity = Self(rawValue: 3)
-    package static let anonymous = Self(rawValue: 0xFF)
+    public static let publicDevice = Self(rawValue: 0)
+    public static let randomDevice = Self(rawValue: 1)
+    public static let publicIdentity = Self(rawValue: 2)
+    public static let randomIdentity = Self(rawValue: 3)
+    public static let anonymous = Self(rawValue: 0xFF)
 
-    package var isRandom: Bool { rawValue == 1 || rawValue == 3 }
+    public var isRandom: Bool { rawValue == 1 || rawValue == 3 }
 
-    package var description: String {
+    public var description: String {
         switch rawValue {
         case 0: return "public"
         case 1: return "random"

@@ -1,6 +1,6 @@
 /// Somewhere bytes of text are appended: an array, or a writer's own buffer (`JSONWriter`), so
 /// that digits, hex and times are written in place whatever holds them.
-package protocol ByteAppending {
+public protocol ByteAppending {
     mutating func append(_ byte: UInt8)
     mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>)
 }

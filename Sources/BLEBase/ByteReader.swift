@@ -5,20 +5,20 @@
 /// first and throws `DecodeError.truncated` carrying the absolute offset, never traps.
 /// `slice` shares storage with its parent (no copy) and keeps absolute offsets, so errors
 /// deep in a layer still name the byte offset within the record.
-package struct ByteReader: Sendable {
-    package let storage: [UInt8]
+public struct ByteReader: Sendable {
+    public let storage: [UInt8]
     /// Absolute index of the next byte to read in `storage`.
-    package var position: Int { cursor }
+    public var position: Int { cursor }
     @usableFromInline var cursor: Int
     /// One past the last readable byte in `storage`.
-    package let endIndex: Int
+    public let endIndex: Int
     /// Layer named in errors thrown by this reader.
-    package var layer: Layer
+    public var layer: Layer
     /// Offset added to `position` when reporting errors (e.g. a record's offset in its file).
-    package var baseOffset: Int
+    public var baseOffset: Int
 
     @inlinable
-    package init(_ bytes: [UInt8], layer: Layer = .unknown, baseOffset: Int = 0) {
+    public init(_ bytes: [UInt8], layer: Layer = .unknown, baseOffset: Int = 0) {
         self.storage = bytes
         self.cursor = 0
         self.endIndex = bytes.count
@@ -29,7 +29,7 @@ package struct ByteReader: Sendable {
     /// A reader over `range` of `bytes` (clamped to the array), sharing its storage: offsets stay
     /// absolute within `bytes`, so `baseOffset` should be the offset of `bytes[0]`.
     @inlinable
-    package init(_ bytes: [UInt8], range: Range<Int>, layer: Layer = .unknown, baseOffset: Int = 0) {
+    public init(_ bytes: [UInt8], range: Range<Int>, layer: Layer = .unknown, baseOffset: Int = 0) {
         let clamped = range.clamped(to: 0..<bytes.count)
         self.init(storage: bytes, position: clamped.lowerBound, endIndex: clamped.upperBound,
                   layer: layer, baseOffset: baseOffset)
@@ -44,10 +44,10 @@ package struct ByteReader: Sendable {
         self.baseOffset = baseOffset
     }
 
-    @inlinable package var remaining: Int { endIndex - cursor }
-    @inlinable package var isAtEnd: Bool { cursor >= endIndex }
+    @inlinable public var remaining: Int { endIndex - cursor }
+    @inlinable public var isAtEnd: Bool { cursor >= endIndex }
     /// Offset of the next byte as reported in errors.
-    @inlinable package var reportedOffset: Int { baseOffset + cursor }
+    @inlinable public var reportedOffset: Int { baseOffset + cursor }
 
     @inlinable @inline(__always)
     func check(_ count: Int, field: StaticString) throws(DecodeError) {
@@ -61,7 +61,7 @@ package struct ByteReader: Sendable {
     }
 
     @inlinable
-    package mutating func readUInt8(_ field: StaticString = "byte") throws(DecodeError) -> UInt8 {
+    public mutating func readUInt8(_ field: StaticString = "byte") throws(DecodeError) -> UInt8 {
         try check(1, field: field)
         let value = storage[cursor]
         cursor += 1
@@ -69,27 +69,27 @@ package struct ByteReader: Sendable {
     }
 
     @inlinable
-    package mutating func readInt8(_ field: StaticString = "byte") throws(DecodeError) -> Int8 {
+    public mutating func readInt8(_ field: StaticString = "byte") throws(DecodeError) -> Int8 {
         Int8(bitPattern: try readUInt8(field))
     }
 
     @inlinable
-    package mutating func readUInt16LE(_ field: StaticString = "u16") throws(DecodeError) -> UInt16 {
+    public mutating func readUInt16LE(_ field: StaticString = "u16") throws(DecodeError) -> UInt16 {
         try load(UInt16.self, bigEndian: false, field: field)
     }
 
     @inlinable
-    package mutating func readUInt16BE(_ field: StaticString = "u16") throws(DecodeError) -> UInt16 {
+    public mutating func readUInt16BE(_ field: StaticString = "u16") throws(DecodeError) -> UInt16 {
         try load(UInt16.self, bigEndian: true, field: field)
     }
 
     @inlinable
-    package mutating func readUInt24LE(_ field: StaticString = "u24") throws(DecodeError) -> UInt32 {
+    public mutating func readUInt24LE(_ field: StaticString = "u24") throws(DecodeError) -> UInt32 {
         UInt32(truncatingIfNeeded: try readFixed(3, bigEndian: false, field: field))
     }
 
     @inlinable
-    package mutating func readUInt32LE(_ field: StaticString = "u32") throws(DecodeError) -> UInt32 {
+    public mutating func readUInt32LE(_ field: StaticString = "u32") throws(DecodeError) -> UInt32 {
         try load(UInt32.self, bigEndian: false, field: field)
     }
 
@@ -97,23 +97,23 @@ package struct ByteReader: Sendable {
     /// five fields were a call each). The little-endian reads are left to the optimizer: forced
     /// inline, they grew the decoding thread's functions and made it slower.
     @inlinable @inline(__always)
-    package mutating func readUInt32BE(_ field: StaticString = "u32") throws(DecodeError) -> UInt32 {
+    public mutating func readUInt32BE(_ field: StaticString = "u32") throws(DecodeError) -> UInt32 {
         try load(UInt32.self, bigEndian: true, field: field)
     }
 
     @inlinable
-    package mutating func readUInt64LE(_ field: StaticString = "u64") throws(DecodeError) -> UInt64 {
+    public mutating func readUInt64LE(_ field: StaticString = "u64") throws(DecodeError) -> UInt64 {
         try load(UInt64.self, bigEndian: false, field: field)
     }
 
     @inlinable @inline(__always)
-    package mutating func readUInt64BE(_ field: StaticString = "u64") throws(DecodeError) -> UInt64 {
+    public mutating func readUInt64BE(_ field: StaticString = "u64") throws(DecodeError) -> UInt64 {
         try load(UInt64.self, bigEndian: true, field: field)
     }
 
     /// Reads an unsigned integer of `width` bytes (1...8) in the given byte order.
     @inlinable
-    package mutating func readUnsigned(_ width: Int, bigEndian: Bool,
+    public mutating func readUnsigned(_ width: Int, bigEndian: Bool,
                                       field: StaticString = "integer") throws(DecodeError) -> UInt64 {
         switch width {
         case 2: return UInt64(try load(UInt16.self, bigEndian: bigEndian, field: field))
@@ -146,7 +146,7 @@ package struct ByteReader: Sendable {
     /// them: for a fixed-size header read on every record (one check instead of one a field;
     /// `body` reads within the buffer it is given).
     @inlinable @inline(__always)
-    package mutating func readBlock<T>(_ count: Int, _ field: StaticString,
+    public mutating func readBlock<T>(_ count: Int, _ field: StaticString,
                                       _ body: (UnsafeRawBufferPointer) -> T) throws(DecodeError) -> T {
         guard count >= 0 else { throw negativeLength(count, field: field) }
         try check(count, field: field)
@@ -171,7 +171,7 @@ package struct ByteReader: Sendable {
 
     /// Copies the next `count` bytes out.
     @inlinable
-    package mutating func readBytes(_ count: Int, _ field: StaticString = "bytes") throws(DecodeError) -> [UInt8] {
+    public mutating func readBytes(_ count: Int, _ field: StaticString = "bytes") throws(DecodeError) -> [UInt8] {
         guard count >= 0 else { throw negativeLength(count, field: field) }
         try check(count, field: field)
         let bytes = Array(storage[cursor..<cursor + count])
@@ -181,7 +181,7 @@ package struct ByteReader: Sendable {
 
     /// Copies every remaining byte out and moves to the end.
     @inlinable
-    package mutating func readRemainingBytes() -> [UInt8] {
+    public mutating func readRemainingBytes() -> [UInt8] {
         let bytes = Array(storage[cursor..<endIndex])
         cursor = endIndex
         return bytes
@@ -189,7 +189,7 @@ package struct ByteReader: Sendable {
 
     /// Every remaining byte, shared with the reader's buffer, and moves to the end.
     @inlinable
-    package mutating func readRemainingView() -> ByteView {
+    public mutating func readRemainingView() -> ByteView {
         let view = ByteView(storage: storage, start: cursor, count: remaining)
         cursor = endIndex
         return view
@@ -197,7 +197,7 @@ package struct ByteReader: Sendable {
 
     /// Moves to the end without copying what is left (padding, bytes a decoder gives up on).
     @inlinable
-    package mutating func skipRemaining() {
+    public mutating func skipRemaining() {
         cursor = endIndex
     }
 
@@ -205,14 +205,14 @@ package struct ByteReader: Sendable {
     /// to read the same bytes again without a second reader (whose copy of the storage costs a
     /// reference count).
     @inlinable
-    package mutating func rewind(to position: Int) {
+    public mutating func rewind(to position: Int) {
         precondition(position >= 0 && position <= cursor, "ByteReader can only rewind to a position it has passed")
         cursor = position
     }
 
     /// Returns the next byte without consuming it.
     @inlinable
-    package func peekUInt8(_ field: StaticString = "byte") throws(DecodeError) -> UInt8 {
+    public func peekUInt8(_ field: StaticString = "byte") throws(DecodeError) -> UInt8 {
         try check(1, field: field)
         return storage[cursor]
     }
@@ -220,14 +220,14 @@ package struct ByteReader: Sendable {
     /// The byte `offset` bytes past the next one, without consuming anything; nil when the
     /// reader ends before it.
     @inlinable
-    package func peekUInt8(ahead offset: Int) -> UInt8? {
+    public func peekUInt8(ahead offset: Int) -> UInt8? {
         offset >= 0 && offset < remaining ? storage[cursor + offset] : nil
     }
 
     /// Moves past the next `count` bytes after one check; always inlined, as `readBlock` is:
     /// readers pass over part of every packet with it.
     @inlinable @inline(__always)
-    package mutating func skip(_ count: Int, _ field: StaticString = "skipped bytes") throws(DecodeError) {
+    public mutating func skip(_ count: Int, _ field: StaticString = "skipped bytes") throws(DecodeError) {
         guard count >= 0 else { throw negativeLength(count, field: field) }
         try check(count, field: field)
         cursor += count
@@ -241,7 +241,7 @@ package struct ByteReader: Sendable {
     /// Hands the next `byteCount` bytes to an inner layer as a reader of its own (shared
     /// storage, absolute offsets kept) and moves past them.
     @inlinable
-    package mutating func slice(byteCount: Int, layer: Layer? = nil,
+    public mutating func slice(byteCount: Int, layer: Layer? = nil,
                                _ field: StaticString = "length-delimited field") throws(DecodeError) -> ByteReader {
         guard byteCount >= 0 else { throw negativeLength(byteCount, field: field) }
         try check(byteCount, field: field)
@@ -253,7 +253,7 @@ package struct ByteReader: Sendable {
 
     /// The unread remainder as a reader for an inner layer; this reader moves to the end.
     @inlinable
-    package mutating func sliceRemaining(layer: Layer? = nil) -> ByteReader {
+    public mutating func sliceRemaining(layer: Layer? = nil) -> ByteReader {
         let inner = ByteReader(storage: storage, position: cursor, endIndex: endIndex,
                                layer: layer ?? self.layer, baseOffset: baseOffset)
         cursor = endIndex
@@ -263,18 +263,18 @@ package struct ByteReader: Sendable {
     /// Makes the unread bytes report offsets from 0, as a reader over a copy of them would,
     /// without the copy (and without a second reader, whose storage costs a reference count).
     @inlinable
-    package mutating func rebase(layer: Layer) {
+    public mutating func rebase(layer: Layer) {
         self.layer = layer
         baseOffset = -cursor
     }
 
     /// The unread bytes as a zero-copy view (for hashing or comparing, not for indexing).
     @inlinable
-    package var unreadBytes: ArraySlice<UInt8> { storage[cursor..<endIndex] }
+    public var unreadBytes: ArraySlice<UInt8> { storage[cursor..<endIndex] }
 
     /// Throws when bytes are left over after a fixed-size structure was parsed.
     @inlinable
-    package func expectEnd(_ structure: StaticString) throws(DecodeError) {
+    public func expectEnd(_ structure: StaticString) throws(DecodeError) {
         guard isAtEnd else { throw leftover(structure) }
     }
 

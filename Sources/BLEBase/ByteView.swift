@@ -5,18 +5,18 @@
 /// the packet (a listed transaction's value) is copied out with `array`. Copying every value
 /// into an array of its own cost an allocation on the decoding thread and a free on the vendor
 /// thread per ATT value (docs/performance.md).
-package struct ByteView: Sendable, RandomAccessCollection, Hashable, ExpressibleByArrayLiteral, CustomStringConvertible {
+public struct ByteView: Sendable, RandomAccessCollection, Hashable, ExpressibleByArrayLiteral, CustomStringConvertible {
     @usableFromInline let storage: [UInt8]
     @usableFromInline let start: Int
-    package let count: Int
+    public let count: Int
 
     /// The whole of `bytes`.
     @inlinable
-    package init(_ bytes: [UInt8]) {
+    public init(_ bytes: [UInt8]) {
         self.init(storage: bytes, start: 0, count: bytes.count)
     }
 
-    package init(arrayLiteral elements: UInt8...) {
+    public init(arrayLiteral elements: UInt8...) {
         self.init(elements)
     }
 
@@ -28,23 +28,23 @@ package struct ByteView: Sendable, RandomAccessCollection, Hashable, Expressible
         self.count = count
     }
 
-    @inlinable package var startIndex: Int { 0 }
-    @inlinable package var endIndex: Int { count }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { count }
 
     @inlinable
-    package subscript(position: Int) -> UInt8 {
+    public subscript(position: Int) -> UInt8 {
         precondition(position >= 0 && position < count, "ByteView index out of range")
         return storage[start + position]
     }
 
     /// The bytes copied into an array of their own.
     @inlinable
-    package var array: [UInt8] {
+    public var array: [UInt8] {
         withUnsafeBufferPointer { Array($0) }
     }
 
     @inlinable
-    package func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    public func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try storage.withUnsafeBufferPointer { all in
             try body(UnsafeBufferPointer(rebasing: all[start..<start + count]))
         }
@@ -53,29 +53,29 @@ package struct ByteView: Sendable, RandomAccessCollection, Hashable, Expressible
     /// The bytes of `range` (indexed from 0, as the view is) viewed in the same buffer; nil when
     /// `range` is not inside the view.
     @inlinable
-    package func view(_ range: Range<Int>) -> ByteView? {
+    public func view(_ range: Range<Int>) -> ByteView? {
         guard range.lowerBound >= 0, range.upperBound <= count else { return nil }
         return ByteView(storage: storage, start: start + range.lowerBound, count: range.count)
     }
 
     /// The same bytes in a buffer of their own unless the view is already all of its buffer: for
     /// what is kept past its packet (a listed vendor frame), so that it keeps no batch alive.
-    package var compacted: ByteView {
+    public var compacted: ByteView {
         isWholeBuffer ? self : ByteView(array)
     }
 
     /// True when the view is all of its buffer (`compacted` is then the view itself).
-    package var isWholeBuffer: Bool { storage.count == count }
+    public var isWholeBuffer: Bool { storage.count == count }
 
     /// As an array prints: `[1, 2]`.
-    package var description: String { array.description }
+    public var description: String { array.description }
 
     @inlinable
-    package static func == (a: ByteView, b: ByteView) -> Bool {
+    public static func == (a: ByteView, b: ByteView) -> Bool {
         a.count == b.count && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.elementsEqual(y) } }
     }
 
-    package func hash(into hasher: inout Hasher) {
+    public func hash(into hasher: inout Hasher) {
         withUnsafeBufferPointer { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

@@ -4,19 +4,19 @@ extension ByteReader {
     /// (block headers, frame fields), where a reader per field would cost a reference count.
     /// (A function on `[UInt8]` itself was called unspecialized from other modules.)
     @inlinable
-    package static func unsigned(in bytes: [UInt8], at offset: Int, size: Int, bigEndian: Bool) -> UInt64? {
+    public static func unsigned(in bytes: [UInt8], at offset: Int, size: Int, bigEndian: Bool) -> UInt64? {
         bytes.withUnsafeBufferPointer { unsigned(in: $0, at: offset, size: size, bigEndian: bigEndian) }
     }
 
     /// `unsigned(in:at:size:bigEndian:)` over a view's bytes.
     @inlinable
-    package static func unsigned(in bytes: ByteView, at offset: Int, size: Int, bigEndian: Bool) -> UInt64? {
+    public static func unsigned(in bytes: ByteView, at offset: Int, size: Int, bigEndian: Bool) -> UInt64? {
         bytes.withUnsafeBufferPointer { unsigned(in: $0, at: offset, size: size, bigEndian: bigEndian) }
     }
 
     /// `unsigned(in:at:size:bigEndian:)` over bytes lent in place.
     @inlinable
-    package static func unsigned(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int, size: Int, bigEndian: Bool) -> UInt64? {
+    public static func unsigned(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int, size: Int, bigEndian: Bool) -> UInt64? {
         guard size >= 1, size <= 8, offset >= 0, offset <= bytes.count - size else { return nil }
         var value: UInt64 = 0
         for i in 0..<size {

@@ -1,11 +1,11 @@
 /// Decimal integers written straight into a byte buffer, for the output edges that build text as
 /// bytes (the JSON writer, ISO 8601 times): no `String` per number.
-package enum DecimalText {
+public enum DecimalText {
     /// Appends `value` in decimal, padded on the left with zeros to `width` characters; a minus
     /// sign counts as one of them and follows the zeros (`-3` at width 4 is `00-3`, as the
     /// padding of its text form would be).
     @inlinable
-    package static func append<Out: ByteAppending>(_ value: Int64, width: Int = 0, to text: inout Out) {
+    public static func append<Out: ByteAppending>(_ value: Int64, width: Int = 0, to text: inout Out) {
         // The digits right to left into a scratch buffer (20 holds UInt64.max), then copied in
         // one append: writing them into the array's own places checked its uniqueness per digit.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in

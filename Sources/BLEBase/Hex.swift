@@ -1,9 +1,9 @@
 /// Hex text for output edges only (renderers, JSON `raw` fields, test messages).
-package enum Hex {
+public enum Hex {
     @usableFromInline static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Lower-case hex with no separators: `aa0159`.
-    package static func string<C: Collection>(_ bytes: C, limit: Int = .max) -> String where C.Element == UInt8 {
+    public static func string<C: Collection>(_ bytes: C, limit: Int = .max) -> String where C.Element == UInt8 {
         var out: [UInt8] = []
         out.reserveCapacity(Swift.min(bytes.count, limit) * 2 + 3)
         append(bytes.prefix(Swift.max(limit, 0)), to: &out)
@@ -15,7 +15,7 @@ package enum Hex {
     /// Inlinable so that callers in other modules get it specialized: the generic version
     /// allocated for every byte it iterated.
     @inlinable
-    package static func append<C: Collection, Out: ByteAppending>(_ bytes: C, to out: inout Out) where C.Element == UInt8 {
+    public static func append<C: Collection, Out: ByteAppending>(_ bytes: C, to out: inout Out) where C.Element == UInt8 {
         for byte in bytes {
             out.append(digits[Int(byte >> 4)])
             out.append(digits[Int(byte & 0x0F)])
@@ -23,13 +23,13 @@ package enum Hex {
     }
 
     /// `0x1F` style, upper-case, zero-padded to `width` hex digits.
-    package static func code<T: BinaryInteger>(_ value: T, width: Int = 2) -> String {
+    public static func code<T: BinaryInteger>(_ value: T, width: Int = 2) -> String {
         let text = String(value, radix: 16, uppercase: true)
         return "0x" + String(repeating: "0", count: Swift.max(0, width - text.count)) + text
     }
 
     /// Parses hex text (whitespace, `:` and `-` ignored); nil on any other character or odd count.
-    package static func bytes(_ text: String) -> [UInt8]? {
+    public static func bytes(_ text: String) -> [UInt8]? {
         var out: [UInt8] = []
         var high: UInt8?
         for scalar in text.unicodeScalars {

@@ -1,31 +1,31 @@
 /// Values under a few comparable keys (attribute handles, command codes), kept in key order and
 /// searched in halves: one binary search per lookup costs less than hashing the key for a
 /// dictionary.
-package struct SortedMap<Key: Comparable & Sendable, Value: Sendable>: Sendable {
+public struct SortedMap<Key: Comparable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline var keys: [Key] = []
     @usableFromInline var values: [Value] = []
 
-    @inlinable package init() {}
+    @inlinable public init() {}
 
     @inlinable
-    package init(_ dictionary: [Key: Value]) where Key: Hashable {
+    public init(_ dictionary: [Key: Value]) where Key: Hashable {
         for (key, value) in dictionary.sorted(by: { $0.key < $1.key }) {
             keys.append(key)
             values.append(value)
         }
     }
 
-    @inlinable package var count: Int { keys.count }
+    @inlinable public var count: Int { keys.count }
 
     @inlinable
-    package subscript(key: Key) -> Value? {
+    public subscript(key: Key) -> Value? {
         let i = position(of: key)
         return i < keys.count && keys[i] == key ? values[i] : nil
     }
 
     /// Sets the value of `key`, adding the key in its place.
     @inlinable
-    package mutating func set(_ value: Value, for key: Key) {
+    public mutating func set(_ value: Value, for key: Key) {
         let i = position(of: key)
         if i < keys.count && keys[i] == key {
             values[i] = value

@@ -2,8 +2,8 @@
 /// could move the cursor, recolour or retitle the terminal, and bidirectional overrides, which
 /// can reorder what a reader sees (CVE-2021-42574 "Trojan Source"), are shown as visible escapes
 /// (`\x1b`, `\u{202E}`). Printable text, including non-ASCII letters, passes through.
-package enum TerminalText {
-    package static func escape(_ text: String) -> String {
+public enum TerminalText {
+    public static func escape(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -30,7 +30,7 @@ package enum TerminalText {
 
     /// Quotes a name taken from a capture for a one-line summary: `"LOCK-A101"`, escaped, and
     /// cut to `limit` characters so a hostile 248-byte name cannot flood a line.
-    package static func quoted(_ text: String, limit: Int = 40) -> String {
+    public static func quoted(_ text: String, limit: Int = 40) -> String {
         let cut = text.count > limit ? String(text.prefix(limit)) + "…" : text
         var quoted = "\""
         for character in escape(cut) {

@@ -1,15 +1,15 @@
 /// Renders microseconds since the Unix epoch as ISO 8601 UTC without Foundation's formatter
 /// (which is slow and locale-dependent): `2024-04-25T08:23:52.123646Z`.
-package enum Timestamp {
+public enum Timestamp {
     /// Capture timestamps are kept within ±2^58 µs of the Unix epoch (about 9,100 years either
     /// way), so that the sum or difference of two of them and any duration bledecode adds (a
     /// timeout, a gap) fits in 64 bits; the files themselves can carry any 64-bit value.
-    package static let limitUs: Int64 = 1 << 58
+    public static let limitUs: Int64 = 1 << 58
 
     /// `us` brought into `-limitUs...limitUs`.
-    package static func clamped(_ us: Int64) -> Int64 { min(max(us, -limitUs), limitUs) }
+    public static func clamped(_ us: Int64) -> Int64 { min(max(us, -limitUs), limitUs) }
 
-    package static func iso8601(unixMicroseconds us: Int64) -> String {
+    public static func iso8601(unixMicroseconds us: Int64) -> String {
         var text: [UInt8] = []
         text.reserveCapacity(27)
         appendISO8601(unixMicroseconds: us, to: &text)
@@ -19,7 +19,7 @@ package enum Timestamp {
     /// `iso8601(unixMicroseconds:)` appended to a byte buffer (the JSON report writes three per
     /// connection and two per vendor frame).
     @inlinable
-    package static func appendISO8601<Out: ByteAppending>(unixMicroseconds us: Int64, to text: inout Out) {
+    public static func appendISO8601<Out: ByteAppending>(unixMicroseconds us: Int64, to text: inout Out) {
         let seconds = us >= 0 ? us / 1_000_000 : (us - 999_999) / 1_000_000
         let micros = us - seconds * 1_000_000
         var days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
@@ -51,7 +51,7 @@ package enum Timestamp {
     }
 
     /// `+12.345678` seconds, for relative times in listings.
-    package static func relativeSeconds(_ us: Int64) -> String {
+    public static func relativeSeconds(_ us: Int64) -> String {
         let sign = us < 0 ? "-" : ""
         let magnitude = us.magnitude
         let fraction = String(magnitude % 1_000_000)

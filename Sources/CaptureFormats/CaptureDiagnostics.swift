@@ -1,10 +1,10 @@
 /// Something wrong with the capture file itself, found while reading it. Reading goes on past
 /// damage wherever the format allows; each diagnostic names the file, the record number and the
 /// byte offset so a user can find the spot with a hex editor.
-package struct CaptureDiagnostic: Sendable, Equatable, CustomStringConvertible {
-    package enum Severity: String, Sendable { case warning, error }
+public struct CaptureDiagnostic: Sendable, Equatable, CustomStringConvertible {
+    public enum Severity: String, Sendable { case warning, error }
 
-    package enum Kind: String, Sendable {
+    public enum Kind: String, Sendable {
         /// The file ends inside a record (the record is dropped; everything before it stands).
         case truncatedFinalRecord = "truncated-final-record"
         /// Records the capturing tool cut short (included length < original length).
@@ -19,17 +19,17 @@ package struct CaptureDiagnostic: Sendable, Equatable, CustomStringConvertible {
         case other
     }
 
-    package var severity: Severity
-    package var kind: Kind
-    package var file: String
+    public var severity: Severity
+    public var kind: Kind
+    public var file: String
     /// 1-based number of the record concerned (the one that would have been next for a
     /// truncated final record).
-    package var recordNumber: Int?
+    public var recordNumber: Int?
     /// Byte offset in the (decompressed) file.
-    package var byteOffset: Int?
-    package var message: String
+    public var byteOffset: Int?
+    public var message: String
 
-    package init(severity: Severity, kind: Kind, file: String, recordNumber: Int?, byteOffset: Int?, message: String) {
+    public init(severity: Severity, kind: Kind, file: String, recordNumber: Int?, byteOffset: Int?, message: String) {
         self.severity = severity
         self.kind = kind
         self.file = file
@@ -39,7 +39,7 @@ package struct CaptureDiagnostic: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `capture.btsnoop: record 547 at byte 23650: file ends inside the record (30 of 60 bytes)`
-    package var description: String {
+    public var description: String {
         var where_ = file
         if let recordNumber { where_ += ": record \(recordNumber)" }
         if let byteOffset { where_ += " at byte \(byteOffset)" }
@@ -48,20 +48,20 @@ package struct CaptureDiagnostic: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A file that cannot be read as a capture at all (not a capture, unsupported datalink, I/O).
-package struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
-    package var file: String
-    package var recordNumber: Int?
-    package var byteOffset: Int?
-    package var message: String
+public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var recordNumber: Int?
+    public var byteOffset: Int?
+    public var message: String
 
-    package init(file: String, recordNumber: Int? = nil, byteOffset: Int? = nil, message: String) {
+    public init(file: String, recordNumber: Int? = nil, byteOffset: Int? = nil, message: String) {
         self.file = file
         self.recordNumber = recordNumber
         self.byteOffset = byteOffset
         self.message = message
     }
 
-    package var description: String {
+    public var description: String {
         CaptureDiagnostic(severity: .error, kind: .other, file: file, recordNumber: recordNumber,
                           byteOffset: byteOffset, message: message).description
     }

@@ -6,10 +6,10 @@ import Darwin
 import BLEBase
 
 /// Opens captures of every supported format, detected from their content, never their name.
-package enum CaptureFile {
+public enum CaptureFile {
     /// Opens `path` (`"-"`: standard input) for streaming. gzip input (any number of members) is
     /// inflated on the fly and the format inside it detected the same way.
-    package static func open(_ path: String) throws(CaptureError) -> any RecordReader {
+    public static func open(_ path: String) throws(CaptureError) -> any RecordReader {
         let name = path == "-" ? "stdin" : path
         let source: any ByteSource = path == "-"
             ? FileDescriptorSource(descriptor: STDIN_FILENO, name: name, ownsDescriptor: false)

@@ -1,5 +1,5 @@
 /// The container formats bledecode reads, detected from content, never from the file name.
-package enum ContainerFormat: String, Sendable, Codable {
+public enum ContainerFormat: String, Sendable, Codable {
     case btsnoop
     case pcap
     case pcapng
@@ -8,18 +8,18 @@ package enum ContainerFormat: String, Sendable, Codable {
 }
 
 /// Facts about an opened capture.
-package struct CaptureInfo: Sendable {
-    package var path: String
-    package var container: ContainerFormat
+public struct CaptureInfo: Sendable {
+    public var path: String
+    public var container: ContainerFormat
     /// Human name of the link layer: `btsnoop datalink 1002 (H4)`, `pcap link type 201 (…)`,
     /// `PacketLogger big-endian (v1)`.
-    package var linkTypeDescription: String
+    public var linkTypeDescription: String
     /// btsnoop datalink or pcap link type number; nil for PacketLogger.
-    package var linkType: UInt32?
+    public var linkType: UInt32?
     /// True when the file was gzip-compressed.
-    package var compressed: Bool
+    public var compressed: Bool
 
-    package init(path: String, container: ContainerFormat, linkTypeDescription: String, linkType: UInt32?, compressed: Bool) {
+    public init(path: String, container: ContainerFormat, linkTypeDescription: String, linkType: UInt32?, compressed: Bool) {
         self.path = path
         self.container = container
         self.linkTypeDescription = linkTypeDescription
@@ -30,7 +30,7 @@ package struct CaptureInfo: Sendable {
 
 /// A record source: the readers of every container conform; the pipeline pulls one record at a
 /// time, so nothing holds the whole capture in memory.
-package protocol RecordReader: AnyObject {
+public protocol RecordReader: AnyObject {
     var info: CaptureInfo { get }
     /// The next record, or nil at the end of the capture (clean or after damage: see
     /// `diagnostics`).
@@ -44,7 +44,7 @@ package protocol RecordReader: AnyObject {
 /// the per-record work of `next()` in between. A reader whose `next()` gives records lying in
 /// its input buffer, which many records then share (`CaptureRecord.storage`), is one of these:
 /// a consumer on another thread takes batches (`Reports.PrefetchingReader` does).
-package protocol RecordBatchReader: RecordReader {
+public protocol RecordBatchReader: RecordReader {
     /// Up to `count` next records (at least one unless the capture has ended), in a list whose
     /// last element is the first record, so that a consumer takes each with `popLast`. Mixes
     /// freely with `next()`.

@@ -1,7 +1,7 @@
 import BLEBase
 
 /// Which way a record travelled, as the capture states it.
-package enum Direction: String, Sendable, Codable {
+public enum Direction: String, Sendable, Codable {
     /// Host → controller (btsnoop flag bit0 = 0, pcap 201 direction 0, PacketLogger "sent").
     case sent
     /// Controller → host.
@@ -16,7 +16,7 @@ package enum Direction: String, Sendable, Codable {
 
 /// What a record holds, normalised from every container's own type codes
 /// (H4 type byte, btsnoop H1 flags, Linux monitor opcodes, PacketLogger types).
-package enum RecordKind: Sendable, Equatable, Hashable {
+public enum RecordKind: Sendable, Equatable, Hashable {
     /// An HCI command packet, without the H4 type byte (opcode first).
     case hciCommand
     /// An HCI event packet, without the H4 type byte (event code first).
@@ -42,55 +42,55 @@ package enum RecordKind: Sendable, Equatable, Hashable {
 
 /// The name of a control record's type, from the reader's table of its container's codes: a
 /// static string, so that a `CaptureRecord` copies without reference counting on its kind.
-package struct ControlName: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct ControlName: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
     private let text: StaticString
 
-    package init(stringLiteral text: StaticString) { self.text = text }
+    public init(stringLiteral text: StaticString) { self.text = text }
 
-    package var description: String { text.description }
+    public var description: String { text.description }
 
-    package static func == (a: Self, b: Self) -> Bool { a.description == b.description }
-    package func hash(into hasher: inout Hasher) { hasher.combine(description) }
+    public static func == (a: Self, b: Self) -> Bool { a.description == b.description }
+    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }
 
 /// Where a text annotation came from.
-package enum NoteSource: String, Sendable, Codable {
+public enum NoteSource: String, Sendable, Codable {
     case note, syslog, kernel, kernelDebug = "kernel-debug", error, power, config, systemNote = "system-note",
          userLogging = "user-logging"
 }
 
 /// One record of any capture format: the single type every reader yields
 /// (the style guide's point 2; BlueZ `btsnoop.c` maps PacketLogger types the same way).
-package struct CaptureRecord: Sendable, Equatable {
+public struct CaptureRecord: Sendable, Equatable {
     /// 1-based record number, as Wireshark numbers frames.
-    package var index: Int
+    public var index: Int
     /// Microseconds since the Unix epoch, within `Timestamp.limitUs` (clamped when read).
-    package var timestampUs: Int64
-    package var direction: Direction
-    package var kind: RecordKind
+    public var timestampUs: Int64
+    public var direction: Direction
+    public var kind: RecordKind
     /// The bytes `payload` lies in: the payload alone, or the reader's input buffer, which the
     /// records read from it share (no allocation and copy per record). Readers only share a
     /// buffer they no longer write to; a record is short-lived (decoded, then dropped), and
     /// what the layers keep of it they copy out.
-    package private(set) var storage: [UInt8]
+    public private(set) var storage: [UInt8]
     /// Where the payload is in `storage`.
-    package private(set) var payloadRange: Range<Int>
+    public private(set) var payloadRange: Range<Int>
     /// How long `payload` was on the wire; larger than `payload.count` when the capturing tool
     /// cut the record (Android btsnooz, snaplen).
-    package var originalLength: Int
+    public var originalLength: Int
     /// Byte offset of the record's header in the (decompressed) file, for error messages.
-    package var fileOffset: Int
+    public var fileOffset: Int
     /// Controller index when the container carries one (Linux monitor, btsnoop 2001).
-    package var adapter: UInt16?
+    public var adapter: UInt16?
 
-    package init(index: Int, timestampUs: Int64, direction: Direction, kind: RecordKind,
+    public init(index: Int, timestampUs: Int64, direction: Direction, kind: RecordKind,
                 payload: [UInt8], originalLength: Int? = nil, fileOffset: Int = 0, adapter: UInt16? = nil) {
         self.init(index: index, timestampUs: timestampUs, direction: direction, kind: kind,
                   sharing: ByteReader(payload), originalLength: originalLength, fileOffset: fileOffset, adapter: adapter)
     }
 
     /// A record whose payload is the unread bytes of `payload`, sharing its storage.
-    package init(index: Int, timestampUs: Int64, direction: Direction, kind: RecordKind,
+    public init(index: Int, timestampUs: Int64, direction: Direction, kind: RecordKind,
                 sharing payload: ByteReader, originalLength: Int? = nil, fileOffset: Int = 0, adapter: UInt16? = nil) {
         self.index = index
         self.timestampUs = Timestamp.clamped(timestampUs)
@@ -120,7 +120,7 @@ package struct CaptureRecord: Sendable, Equatable {
     /// The packet bytes after the container's own type byte or pseudo-header fields that the
     /// reader consumed (an HCI packet for HCI kinds). A copy when the record shares a buffer:
     /// decoders read `payloadReader` instead.
-    package var payload: [UInt8] {
+    public var payload: [UInt8] {
         get { payloadRange == storage.indices ? storage : Array(storage[payloadRange]) }
         set {
             storage = newValue
@@ -134,20 +134,20 @@ package struct CaptureRecord: Sendable, Equatable {
     }
 
     /// `payload.count`, without copying.
-    @inlinable package var payloadCount: Int { payloadRange.count }
+    @inlinable public var payloadCount: Int { payloadRange.count }
 
     /// A reader over the payload, in place; its offsets count from the payload's first byte.
     /// (Inlinable: called from another module, it copied the whole record first.)
     @inlinable
-    package func payloadReader(layer: Layer) -> ByteReader {
+    public func payloadReader(layer: Layer) -> ByteReader {
         ByteReader(storage, range: payloadRange, layer: layer, baseOffset: -payloadRange.lowerBound)
     }
 
     /// True when the capturing tool kept fewer bytes than were on the wire.
-    package var isTruncated: Bool { payloadCount < originalLength }
+    public var isTruncated: Bool { payloadCount < originalLength }
 
     /// Records are equal when what they say is: the same payload bytes wherever they are stored.
-    package static func == (a: Self, b: Self) -> Bool {
+    public static func == (a: Self, b: Self) -> Bool {
         a.index == b.index && a.timestampUs == b.timestampUs && a.direction == b.direction && a.kind == b.kind
             && a.originalLength == b.originalLength && a.fileOffset == b.fileOffset && a.adapter == b.adapter
             && a.storage[a.payloadRange].elementsEqual(b.storage[b.payloadRange])

@@ -10,12 +10,12 @@ import BLEBase
 /// records in their own link type, pseudo-header included. A record that is no packet (a note,
 /// a PacketLogger control record) becomes a monitor System Note (254) with its text, so that
 /// frame N of the output is record N of the capture. Little-endian, microsecond times.
-package struct PcapngWriter {
+public struct PcapngWriter {
     private var interfaces: [UInt32: UInt32] = [:]
     private let emit: ([UInt8]) -> Void
 
     /// Starts the file: the section header, naming the writing application (`shb_userappl`).
-    package init(application: String, emit: @escaping ([UInt8]) -> Void) {
+    public init(application: String, emit: @escaping ([UInt8]) -> Void) {
         self.emit = emit
         var body = ByteWriter()
         body.writeUInt32LE(0x1A2B_3C4D)
@@ -28,7 +28,7 @@ package struct PcapngWriter {
     }
 
     /// Adds one packet; each comment becomes one `opt_comment`.
-    package mutating func write(_ record: CaptureRecord, comments: [String]) {
+    public mutating func write(_ record: CaptureRecord, comments: [String]) {
         let (linkType, data) = Self.packet(record)
         let interface = interfaceID(linkType)
         var body = ByteWriter(capacity: data.count + 64)
@@ -52,7 +52,7 @@ package struct PcapngWriter {
     }
 
     /// A comment's bytes at most (an option's length is 16 bits; Wireshark shows a line).
-    package static let commentLimit = 4096
+    public static let commentLimit = 4096
 
     private mutating func interfaceID(_ linkType: UInt32) -> UInt32 {
         if let id = interfaces[linkType] { return id }

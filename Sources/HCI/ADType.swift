@@ -1,38 +1,38 @@
 import BLEBase
 
 /// An AD type (Bluetooth Assigned Numbers §2.3 "Common Data Types"; formats in Core Supplement v11 Part A §1).
-package struct ADType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct ADType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let flags = Self(rawValue: 0x01)
-    package static let incompleteServiceUUIDs16 = Self(rawValue: 0x02)
-    package static let completeServiceUUIDs16 = Self(rawValue: 0x03)
-    package static let incompleteServiceUUIDs32 = Self(rawValue: 0x04)
-    package static let completeServiceUUIDs32 = Self(rawValue: 0x05)
-    package static let incompleteServiceUUIDs128 = Self(rawValue: 0x06)
-    package static let completeServiceUUIDs128 = Self(rawValue: 0x07)
-    package static let shortenedLocalName = Self(rawValue: 0x08)
-    package static let completeLocalName = Self(rawValue: 0x09)
-    package static let txPowerLevel = Self(rawValue: 0x0A)
-    package static let classOfDevice = Self(rawValue: 0x0D)
-    package static let serviceSolicitationUUIDs16 = Self(rawValue: 0x14)
-    package static let serviceSolicitationUUIDs128 = Self(rawValue: 0x15)
-    package static let serviceData16 = Self(rawValue: 0x16)
-    package static let publicTargetAddress = Self(rawValue: 0x17)
-    package static let randomTargetAddress = Self(rawValue: 0x18)
-    package static let appearance = Self(rawValue: 0x19)
-    package static let advertisingInterval = Self(rawValue: 0x1A)
-    package static let leBluetoothDeviceAddress = Self(rawValue: 0x1B)
-    package static let leRole = Self(rawValue: 0x1C)
-    package static let serviceSolicitationUUIDs32 = Self(rawValue: 0x1F)
-    package static let serviceData32 = Self(rawValue: 0x20)
-    package static let serviceData128 = Self(rawValue: 0x21)
-    package static let uri = Self(rawValue: 0x24)
-    package static let manufacturerSpecificData = Self(rawValue: 0xFF)
+    public static let flags = Self(rawValue: 0x01)
+    public static let incompleteServiceUUIDs16 = Self(rawValue: 0x02)
+    public static let completeServiceUUIDs16 = Self(rawValue: 0x03)
+    public static let incompleteServiceUUIDs32 = Self(rawValue: 0x04)
+    public static let completeServiceUUIDs32 = Self(rawValue: 0x05)
+    public static let incompleteServiceUUIDs128 = Self(rawValue: 0x06)
+    public static let completeServiceUUIDs128 = Self(rawValue: 0x07)
+    public static let shortenedLocalName = Self(rawValue: 0x08)
+    public static let completeLocalName = Self(rawValue: 0x09)
+    public static let txPowerLevel = Self(rawValue: 0x0A)
+    public static let classOfDevice = Self(rawValue: 0x0D)
+    public static let serviceSolicitationUUIDs16 = Self(rawValue: 0x14)
+    public static let serviceSolicitationUUIDs128 = Self(rawValue: 0x15)
+    public static let serviceData16 = Self(rawValue: 0x16)
+    public static let publicTargetAddress = Self(rawValue: 0x17)
+    public static let randomTargetAddress = Self(rawValue: 0x18)
+    public static let appearance = Self(rawValue: 0x19)
+    public static let advertisingInterval = Self(rawValue: 0x1A)
+    public static let leBluetoothDeviceAddress = Self(rawValue: 0x1B)
+    public static let leRole = Self(rawValue: 0x1C)
+    public static let serviceSolicitationUUIDs32 = Self(rawValue: 0x1F)
+    public static let serviceData32 = Self(rawValue: 0x20)
+    public static let serviceData128 = Self(rawValue: 0x21)
+    public static let uri = Self(rawValue: 0x24)
+    public static let manufacturerSpecificData = Self(rawValue: 0xFF)
 
-    package var name: String { Self.names[rawValue] ?? "Unknown (\(Hex.code(rawValue)))" }
-    package var description: String { Self.names[rawValue] == nil ? name : "\(name) (\(Hex.code(rawValue)))" }
+    public var name: String { Self.names[rawValue] ?? "Unknown (\(Hex.code(rawValue)))" }
+    public var description: String { Self.names[rawValue] == nil ? name : "\(name) (\(Hex.code(rawValue)))" }
 
     /// Assigned Numbers §2.3 (2024 edition).
     static let names: [UInt8: String] = [
@@ -90,19 +90,19 @@ package struct ADType: RawRepresentable, Hashable, Sendable, CustomStringConvert
 }
 
 /// The Flags AD structure's bits (Core Supplement v11 Part A §1.3).
-package struct ADFlags: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct ADFlags: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let leLimitedDiscoverable = Self(rawValue: 0x01)
-    package static let leGeneralDiscoverable = Self(rawValue: 0x02)
-    package static let brEdrNotSupported = Self(rawValue: 0x04)
-    package static let simultaneousLEAndBrEdrController = Self(rawValue: 0x08)
+    public static let leLimitedDiscoverable = Self(rawValue: 0x01)
+    public static let leGeneralDiscoverable = Self(rawValue: 0x02)
+    public static let brEdrNotSupported = Self(rawValue: 0x04)
+    public static let simultaneousLEAndBrEdrController = Self(rawValue: 0x08)
 
-    package func contains(_ flag: Self) -> Bool { rawValue & flag.rawValue == flag.rawValue }
+    public func contains(_ flag: Self) -> Bool { rawValue & flag.rawValue == flag.rawValue }
 
     /// Names of the set bits, low bit first; bit 4 is "previously used", bits 5–7 reserved.
-    package var names: [String] {
+    public var names: [String] {
         let bitNames = ["LE Limited Discoverable Mode", "LE General Discoverable Mode", "BR/EDR Not Supported",
                         "Simultaneous LE and BR/EDR (Controller)", "Previously Used (bit 4)"]
         return (0..<8).compactMap { bit -> String? in
@@ -111,5 +111,5 @@ package struct ADFlags: RawRepresentable, Hashable, Sendable, CustomStringConver
         }
     }
 
-    package var description: String { names.isEmpty ? "none" : names.joined(separator: ", ") }
+    public var description: String { names.isEmpty ? "none" : names.joined(separator: ", ") }
 }

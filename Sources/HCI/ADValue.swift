@@ -1,7 +1,7 @@
 import BLEBase
 
 /// The typed content of an AD structure (Core Supplement v11 Part A §1.1–§1.21).
-package enum ADValue: Sendable, Equatable {
+public enum ADValue: Sendable, Equatable {
     /// §1.3: first octet of the Flags field (later octets stay in `ADStructure.data`).
     case flags(ADFlags)
     /// §1.1: types 0x02–0x07.
@@ -36,7 +36,7 @@ package enum ADValue: Sendable, Equatable {
     case malformed(DecodeError)
 
     /// Parses the data of an AD structure of `type`; never throws (a misfit becomes `.malformed`).
-    package init(parsing r: inout ByteReader, type: ADType) {
+    public init(parsing r: inout ByteReader, type: ADType) {
         do throws(DecodeError) {
             self = try Self.typed(&r, type: type)
             try r.expectEnd("AD structure")
@@ -108,7 +108,7 @@ package enum ADValue: Sendable, Equatable {
 
     /// The scheme prefix for the URI scheme code points seen in practice (Assigned Numbers
     /// "URI Scheme Name String Mapping": 0x01 none, 0x16 `http:`, 0x17 `https:`); nil otherwise.
-    package static func uriSchemePrefix(_ code: UInt32) -> String? {
+    public static func uriSchemePrefix(_ code: UInt32) -> String? {
         switch code {
         case 0x01: return ""
         case 0x16: return "http:"

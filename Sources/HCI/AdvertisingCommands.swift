@@ -8,18 +8,18 @@ import BLEBase
 /// | u16 ×0.625  | u16 ×0.625  |    u8    |    u8    |    u8     |     6     |     u8      |      u8       |
 /// +-------------+-------------+----------+----------+-----------+-----------+-------------+---------------+
 /// ```
-package struct LESetAdvertisingParametersCommand: Sendable, Equatable {
-    package var advertisingIntervalMin: UInt16
-    package var advertisingIntervalMax: UInt16
+public struct LESetAdvertisingParametersCommand: Sendable, Equatable {
+    public var advertisingIntervalMin: UInt16
+    public var advertisingIntervalMax: UInt16
     /// 0 ADV_IND, 1 ADV_DIRECT_IND (high duty), 2 ADV_SCAN_IND, 3 ADV_NONCONN_IND, 4 ADV_DIRECT_IND (low duty).
-    package var advertisingType: UInt8
-    package var ownAddressType: AddressType
-    package var peerAddressType: AddressType
-    package var peerAddress: BluetoothAddress
-    package var advertisingChannelMap: UInt8
-    package var advertisingFilterPolicy: UInt8
+    public var advertisingType: UInt8
+    public var ownAddressType: AddressType
+    public var peerAddressType: AddressType
+    public var peerAddress: BluetoothAddress
+    public var advertisingChannelMap: UInt8
+    public var advertisingFilterPolicy: UInt8
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         advertisingIntervalMin = try r.readUInt16LE("Advertising_Interval_Min")
         advertisingIntervalMax = try r.readUInt16LE("Advertising_Interval_Max")
         advertisingType = try r.readUInt8("Advertising_Type")
@@ -40,13 +40,13 @@ package struct LESetAdvertisingParametersCommand: Sendable, Equatable {
 /// |   u8   |                                   |                         |
 /// +--------+-----------------------------------+-------------------------+
 /// ```
-package struct LESetAdvertisingDataCommand: Sendable, Equatable {
-    package static let dataCapacity = 31
+public struct LESetAdvertisingDataCommand: Sendable, Equatable {
+    public static let dataCapacity = 31
 
-    package var dataLength: UInt8
-    package var data: AdvertisingData
+    public var dataLength: UInt8
+    public var data: AdvertisingData
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         let at = r.reportedOffset
         dataLength = try r.readUInt8("Advertising_Data_Length")
         guard Int(dataLength) <= Self.dataCapacity else {

@@ -3,7 +3,7 @@ import BLEBase
 
 extension AdvertisingData: FieldDescribable {
     /// `name "DEMO-E6F1" services 180F, FFF0 mfr Apple, Inc. (0x004C) 4 bytes`; empty when nothing to say.
-    package var summary: String {
+    public var summary: String {
         var parts: [String] = []
         if let name = localName { parts.append("name \(SummaryText.quoted(name))") }
         let uuids = serviceUUIDs
@@ -17,7 +17,7 @@ extension AdvertisingData: FieldDescribable {
         return parts.joined(separator: " ")
     }
 
-    package var fields: [Field] {
+    public var fields: [Field] {
         var fields: [Field] = [Field("structures", .list(structures.map { .object($0.fields) }))]
         if paddingLength > 0 { fields.append(.int("paddingLength", paddingLength)) }
         if let error { fields.append(.string("error", error.description)) }
@@ -26,13 +26,13 @@ extension AdvertisingData: FieldDescribable {
 }
 
 extension ADStructure: FieldDescribable {
-    package var fields: [Field] {
+    public var fields: [Field] {
         [.code("type", type.rawValue, label: type.name), .bytes("data", data)] + value.fields
     }
 }
 
 extension ADValue: FieldDescribable {
-    package var fields: [Field] {
+    public var fields: [Field] {
         switch self {
         case .flags(let flags):
             return [Field("flags", .int(Int64(flags.rawValue)), display: "\(Hex.code(flags.rawValue)) \(flags)")]

@@ -13,21 +13,21 @@ import BLEBase
 /// Unlike the other decoders this one does not throw: advertising data is untrusted input and a
 /// bad structure must not hide the good ones before it, so the failure is kept in `error` next to
 /// the structures parsed so far.
-package struct AdvertisingData: Sendable, Equatable {
-    package var structures: [ADStructure]
+public struct AdvertisingData: Sendable, Equatable {
+    public var structures: [ADStructure]
     /// Bytes from a zero-length structure (early termination, §11) to the end, that byte included.
-    package var paddingLength: Int
+    public var paddingLength: Int
     /// A structure whose length runs past the end; `structures` holds the ones before it.
-    package var error: DecodeError?
+    public var error: DecodeError?
 
-    package init(structures: [ADStructure], paddingLength: Int = 0, error: DecodeError? = nil) {
+    public init(structures: [ADStructure], paddingLength: Int = 0, error: DecodeError? = nil) {
         self.structures = structures
         self.paddingLength = paddingLength
         self.error = error
     }
 
     /// Reads structures until the reader's end, a zero length, or a length past the end.
-    package init(parsing r: inout ByteReader) {
+    public init(parsing r: inout ByteReader) {
         structures = []
         // A structure takes at least two bytes; most data holds a few (one allocation, not one per doubling).
         structures.reserveCapacity(min(r.remaining / 2, 8))
@@ -59,7 +59,7 @@ package struct AdvertisingData: Sendable, Equatable {
     }
 
     /// The complete local name, else the shortened one.
-    package var localName: String? {
+    public var localName: String? {
         var shortened: String?
         for structure in structures {
             if case .localName(let name) = structure.value {
@@ -70,13 +70,13 @@ package struct AdvertisingData: Sendable, Equatable {
         return shortened
     }
 
-    package var flags: ADFlags? {
+    public var flags: ADFlags? {
         for structure in structures { if case .flags(let flags) = structure.value { return flags } }
         return nil
     }
 
     /// Every manufacturer specific data structure, in order.
-    package var manufacturerData: [(companyID: UInt16, data: [UInt8])] {
+    public var manufacturerData: [(companyID: UInt16, data: [UInt8])] {
         structures.compactMap { structure in
             if case .manufacturerSpecificData(let companyID, let data) = structure.value { return (companyID, data) }
             return nil
@@ -84,20 +84,20 @@ package struct AdvertisingData: Sendable, Equatable {
     }
 
     /// The service UUIDs of every 16-, 32- and 128-bit list (complete or not), in order.
-    package var serviceUUIDs: [BluetoothUUID] {
+    public var serviceUUIDs: [BluetoothUUID] {
         structures.flatMap { structure -> [BluetoothUUID] in
             if case .serviceUUIDs(let uuids, _) = structure.value { return uuids }
             return []
         }
     }
 
-    package var txPower: Int8? {
+    public var txPower: Int8? {
         for structure in structures { if case .txPowerLevel(let dBm) = structure.value { return dBm } }
         return nil
     }
 
     /// Every service data structure (16-, 32- and 128-bit UUIDs), in order.
-    package var serviceData: [(uuid: BluetoothUUID, data: [UInt8])] {
+    public var serviceData: [(uuid: BluetoothUUID, data: [UInt8])] {
         structures.compactMap { structure in
             if case .serviceData(let uuid, let data) = structure.value { return (uuid, data) }
             return nil
@@ -107,18 +107,18 @@ package struct AdvertisingData: Sendable, Equatable {
 
 
 /// One AD structure: its type, data bytes as sent and the typed value.
-package struct ADStructure: Sendable, Equatable {
-    package var type: ADType
-    package var value: ADValue
+public struct ADStructure: Sendable, Equatable {
+    public var type: ADType
+    public var value: ADValue
     /// The data bytes where they were read, the record's buffer shared (a copy of each cost an
     /// allocation per structure, four per advertising report). A structure lives as long as
     /// its packet: keep `value`, or copy `data`, rather than the structure.
     private let bytes: ByteReader
 
     /// The data after the type byte.
-    package var data: [UInt8] { Array(bytes.unreadBytes) }
+    public var data: [UInt8] { Array(bytes.unreadBytes) }
 
-    package init(type: ADType, data: [UInt8]) {
+    public init(type: ADType, data: [UInt8]) {
         self.type = type
         bytes = ByteReader(data, layer: .advertisingData)
         var reader = bytes
@@ -126,22 +126,22 @@ package struct ADStructure: Sendable, Equatable {
     }
 
     /// Reads the type byte and the rest of `r` as data.
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         type = ADType(rawValue: try r.readUInt8("AD type"))
         bytes = r
         value = ADValue(parsing: &r, type: type)
     }
 
     /// Structures are equal by their type, bytes and value, wherever the bytes are stored.
-    package static func == (a: Self, b: Self) -> Bool {
+    public static func == (a: Self, b: Self) -> Bool {
         a.type == b.type && a.value == b.value && a.bytes.unreadBytes.elementsEqual(b.bytes.unreadBytes)
     }
 }
 
 /// A local name as advertised: the bytes kept, the text decoded leniently (invalid UTF-8 becomes
 /// U+FFFD). The text is untrusted: renderers escape it.
-package struct ADLocalName: Sendable, Equatable {
-    package var bytes: [UInt8]
-    package var isComplete: Bool
-    package var name: String { String(decoding: bytes, as: UTF8.self) }
+public struct ADLocalName: Sendable, Equatable {
+    public var bytes: [UInt8]
+    public var isComplete: Bool
+    public var name: String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -1,17 +1,17 @@
 import BLEBase
 
 /// A legacy advertising PDU type as LE Advertising Report numbers it (Core v5.4 Vol 4 Part E §7.7.65.2).
-package struct LegacyAdvertisingEventType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct LegacyAdvertisingEventType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let advInd = Self(rawValue: 0x00)
-    package static let advDirectInd = Self(rawValue: 0x01)
-    package static let advScanInd = Self(rawValue: 0x02)
-    package static let advNonconnInd = Self(rawValue: 0x03)
-    package static let scanRsp = Self(rawValue: 0x04)
+    public static let advInd = Self(rawValue: 0x00)
+    public static let advDirectInd = Self(rawValue: 0x01)
+    public static let advScanInd = Self(rawValue: 0x02)
+    public static let advNonconnInd = Self(rawValue: 0x03)
+    public static let scanRsp = Self(rawValue: 0x04)
 
-    package var name: String {
+    public var name: String {
         switch rawValue {
         case 0x00: return "ADV_IND"
         case 0x01: return "ADV_DIRECT_IND"
@@ -22,7 +22,7 @@ package struct LegacyAdvertisingEventType: RawRepresentable, Hashable, Sendable,
         }
     }
 
-    package var description: String { name }
+    public var description: String { name }
 }
 
 /// One report of LE Advertising Report (Core v5.4 Vol 4 Part E §7.7.65.2). Reports follow each
@@ -36,27 +36,27 @@ package struct LegacyAdvertisingEventType: RawRepresentable, Hashable, Sendable,
 /// |             |               +------------+-----------+---------+--------+--------+------+ |
 /// +-------------+---------------------------------------------------------------------------+
 /// ```
-package struct LEAdvertisingReport: Sendable, Equatable {
-    package var eventType: LegacyAdvertisingEventType
-    package var addressType: AddressType
-    package var address: BluetoothAddress
+public struct LEAdvertisingReport: Sendable, Equatable {
+    public var eventType: LegacyAdvertisingEventType
+    public var addressType: AddressType
+    public var address: BluetoothAddress
     /// The Data field as carried, in the record's bytes: parsed when asked for (`data`), so that
     /// a layer that saw the same bytes from the address before need not parse them again.
-    package let dataBytes: ByteReader
+    public let dataBytes: ByteReader
     /// dBm; 127 when not available.
-    package var rssi: Int8
+    public var rssi: Int8
 
     /// The Data field's AD structures.
-    package var data: AdvertisingData {
+    public var data: AdvertisingData {
         var reader = dataBytes
         return AdvertisingData(parsing: &reader)
     }
 
-    package static let maxDataLength = 31
+    public static let maxDataLength = 31
     /// RSSI and TX power value meaning "not available" in every advertising report.
-    package static let notAvailable: Int8 = 127
+    public static let notAvailable: Int8 = 127
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         eventType = LegacyAdvertisingEventType(rawValue: try r.readUInt8("Event_Type"))
         addressType = AddressType(rawValue: try r.readUInt8("Address_Type"))
         address = try BluetoothAddress(parsing: &r)
@@ -71,7 +71,7 @@ package struct LEAdvertisingReport: Sendable, Equatable {
     }
 
     /// Equal when the fields and the Data bytes are.
-    package static func == (a: Self, b: Self) -> Bool {
+    public static func == (a: Self, b: Self) -> Bool {
         a.eventType == b.eventType && a.addressType == b.addressType && a.address == b.address && a.rssi == b.rssi
             && a.dataBytes.unreadBytes.elementsEqual(b.dataBytes.unreadBytes)
     }
@@ -92,15 +92,15 @@ package struct LEAdvertisingReport: Sendable, Equatable {
 /// |  u8 (0x01) |    u8     |    6    |        u8        |       6        |  i8  |
 /// +------------+-----------+---------+------------------+----------------+------+
 /// ```
-package struct LEDirectedAdvertisingReport: Sendable, Equatable {
-    package var eventType: LegacyAdvertisingEventType
-    package var addressType: AddressType
-    package var address: BluetoothAddress
-    package var directAddressType: AddressType
-    package var directAddress: BluetoothAddress
-    package var rssi: Int8
+public struct LEDirectedAdvertisingReport: Sendable, Equatable {
+    public var eventType: LegacyAdvertisingEventType
+    public var addressType: AddressType
+    public var address: BluetoothAddress
+    public var directAddressType: AddressType
+    public var directAddress: BluetoothAddress
+    public var rssi: Int8
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         eventType = LegacyAdvertisingEventType(rawValue: try r.readUInt8("Event_Type"))
         addressType = AddressType(rawValue: try r.readUInt8("Address_Type"))
         address = try BluetoothAddress(parsing: &r)
@@ -119,27 +119,27 @@ package struct LEDirectedAdvertisingReport: Sendable, Equatable {
 
 /// The 16-bit event type of an extended advertising report (Core v5.4 Vol 4 Part E §7.7.65.13):
 /// property bits 0–4 and the data status in bits 5–6.
-package struct ExtendedAdvertisingEventType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    package var rawValue: UInt16
-    package init(rawValue: UInt16) { self.rawValue = rawValue }
+public struct ExtendedAdvertisingEventType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    package var isConnectable: Bool { rawValue & 0x0001 != 0 }
-    package var isScannable: Bool { rawValue & 0x0002 != 0 }
-    package var isDirected: Bool { rawValue & 0x0004 != 0 }
-    package var isScanResponse: Bool { rawValue & 0x0008 != 0 }
-    package var isLegacy: Bool { rawValue & 0x0010 != 0 }
-    package var dataStatus: ExtendedAdvertisingDataStatus {
+    public var isConnectable: Bool { rawValue & 0x0001 != 0 }
+    public var isScannable: Bool { rawValue & 0x0002 != 0 }
+    public var isDirected: Bool { rawValue & 0x0004 != 0 }
+    public var isScanResponse: Bool { rawValue & 0x0008 != 0 }
+    public var isLegacy: Bool { rawValue & 0x0010 != 0 }
+    public var dataStatus: ExtendedAdvertisingDataStatus {
         ExtendedAdvertisingDataStatus(rawValue: UInt8(truncatingIfNeeded: rawValue >> 5) & 0x03)
     }
 
     /// The same properties with another data status.
-    package func with(dataStatus: ExtendedAdvertisingDataStatus) -> Self {
+    public func with(dataStatus: ExtendedAdvertisingDataStatus) -> Self {
         Self(rawValue: rawValue & ~0x0060 | UInt16(dataStatus.rawValue & 0x03) << 5)
     }
 
     /// Legacy PDU names for the combinations §7.7.65.13 allows with bit 4 set; otherwise the
     /// property words (`connectable scannable directed scan-response`, or `non-connectable`).
-    package var name: String {
+    public var name: String {
         if isLegacy {
             switch rawValue & 0x1F {
             case 0x13: return "ADV_IND"
@@ -159,19 +159,19 @@ package struct ExtendedAdvertisingEventType: RawRepresentable, Hashable, Sendabl
         return words.isEmpty ? "non-connectable" : words.joined(separator: " ")
     }
 
-    package var description: String { name }
+    public var description: String { name }
 }
 
 /// Bits 5–6 of the extended advertising event type.
-package struct ExtendedAdvertisingDataStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct ExtendedAdvertisingDataStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let complete = Self(rawValue: 0)
-    package static let incomplete = Self(rawValue: 1)
-    package static let truncated = Self(rawValue: 2)
+    public static let complete = Self(rawValue: 0)
+    public static let incomplete = Self(rawValue: 1)
+    public static let truncated = Self(rawValue: 2)
 
-    package var name: String {
+    public var name: String {
         switch rawValue {
         case 0: return "complete"
         case 1: return "incomplete, more to come"
@@ -180,7 +180,7 @@ package struct ExtendedAdvertisingDataStatus: RawRepresentable, Hashable, Sendab
         }
     }
 
-    package var description: String { name }
+    public var description: String { name }
 }
 
 /// One report of LE Extended Advertising Report (Core v5.4 Vol 4 Part E §7.7.65.13).
@@ -195,25 +195,25 @@ package struct ExtendedAdvertisingDataStatus: RawRepresentable, Hashable, Sendab
 /// | u16 ×1.25 ms        |        u8        |       6        |   u8   | length      |
 /// +---------------------+------------------+----------------+--------+-------------+
 /// ```
-package struct LEExtendedAdvertisingReport: Sendable, Equatable {
-    package var eventType: ExtendedAdvertisingEventType
-    package var addressType: AddressType
-    package var address: BluetoothAddress
-    package var primaryPHY: LEPHY
-    package var secondaryPHY: LEPHY
+public struct LEExtendedAdvertisingReport: Sendable, Equatable {
+    public var eventType: ExtendedAdvertisingEventType
+    public var addressType: AddressType
+    public var address: BluetoothAddress
+    public var primaryPHY: LEPHY
+    public var secondaryPHY: LEPHY
     /// 0x00–0x0F; 0xFF when no ADI field was present.
-    package var advertisingSID: UInt8
+    public var advertisingSID: UInt8
     /// dBm; 127 when not available.
-    package var txPower: Int8
+    public var txPower: Int8
     /// dBm; 127 when not available.
-    package var rssi: Int8
-    package var periodicAdvertisingInterval: UInt16
-    package var directAddressType: AddressType
-    package var directAddress: BluetoothAddress
+    public var rssi: Int8
+    public var periodicAdvertisingInterval: UInt16
+    public var directAddressType: AddressType
+    public var directAddress: BluetoothAddress
     /// This fragment's data bytes (joined fragments after `ExtendedAdvertisingAssembler`).
-    package var data: [UInt8]
+    public var data: [UInt8]
 
-    package init(eventType: ExtendedAdvertisingEventType, addressType: AddressType, address: BluetoothAddress,
+    public init(eventType: ExtendedAdvertisingEventType, addressType: AddressType, address: BluetoothAddress,
                 primaryPHY: LEPHY, secondaryPHY: LEPHY, advertisingSID: UInt8, txPower: Int8, rssi: Int8,
                 periodicAdvertisingInterval: UInt16, directAddressType: AddressType,
                 directAddress: BluetoothAddress, data: [UInt8]) {
@@ -231,7 +231,7 @@ package struct LEExtendedAdvertisingReport: Sendable, Equatable {
         self.data = data
     }
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         eventType = ExtendedAdvertisingEventType(rawValue: try r.readUInt16LE("Event_Type"))
         addressType = AddressType(rawValue: try r.readUInt8("Address_Type"))
         address = try BluetoothAddress(parsing: &r)
@@ -249,7 +249,7 @@ package struct LEExtendedAdvertisingReport: Sendable, Equatable {
 
     /// The AD structures of `data`. Only meaningful once the data is complete: a fragment with
     /// more to come ends mid-structure (join fragments with `ExtendedAdvertisingAssembler`).
-    package var advertisingData: AdvertisingData {
+    public var advertisingData: AdvertisingData {
         var reader = ByteReader(data, layer: .advertisingData)
         return AdvertisingData(parsing: &reader)
     }

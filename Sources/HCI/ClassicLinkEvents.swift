@@ -2,7 +2,7 @@ import BLEBase
 
 /// The BR/EDR events that make a Classic link visible: its completion, the peer's name. They
 /// arrive as `HCIEventBody.raw` (rare, so decoded on demand by `HCIEventPacket.classicLink`).
-package enum ClassicLinkEvent: Sendable, Equatable {
+public enum ClassicLinkEvent: Sendable, Equatable {
     case connectionComplete(ClassicConnectionCompleteEvent)
     case remoteNameRequestComplete(RemoteNameRequestCompleteEvent)
     case extendedInquiryResult(ExtendedInquiryResultEvent)
@@ -18,11 +18,11 @@ package enum ClassicLinkEvent: Sendable, Equatable {
 /// The local device's role a BR/EDR command asks for on a link to `address`: Create Connection
 /// (§7.1.5, the initiator is the central) and Accept Connection Request (§7.1.8, its Role
 /// parameter: 0x00 become the central, 0x01 remain the peripheral). 0x00 central, 0x01 peripheral.
-package struct ClassicConnectionRequest: Sendable, Equatable {
-    package var address: BluetoothAddress
-    package var role: UInt8
+public struct ClassicConnectionRequest: Sendable, Equatable {
+    public var address: BluetoothAddress
+    public var role: UInt8
 
-    package init?(_ command: HCICommandPacket) {
+    public init?(_ command: HCICommandPacket) {
         guard case .raw(let bytes) = command.parameters,
               command.opcode.rawValue == 0x0405 || command.opcode.rawValue == 0x0409 else { return nil }
         var r = ByteReader(bytes, layer: .hci)
@@ -41,7 +41,7 @@ package struct ClassicConnectionRequest: Sendable, Equatable {
 extension HCIEventPacket {
     /// The event as a Classic link event, for codes 0x03, 0x06, 0x07, 0x12, 0x2C and 0x2F whose parameters decode;
     /// nil for any other event.
-    package var classicLink: ClassicLinkEvent? {
+    public var classicLink: ClassicLinkEvent? {
         guard case .raw(let bytes) = body else { return nil }
         var r = ByteReader(bytes, layer: .hci)
         do throws(DecodeError) {
@@ -75,15 +75,15 @@ extension HCIEventPacket {
 /// |   u8   |       u16         |   6     |    u8     |         u8         |
 /// +--------+-------------------+---------+-----------+--------------------+
 /// ```
-package struct ClassicConnectionCompleteEvent: Sendable, Equatable {
-    package var status: HCIStatus
-    package var connectionHandle: UInt16
-    package var address: BluetoothAddress
+public struct ClassicConnectionCompleteEvent: Sendable, Equatable {
+    public var status: HCIStatus
+    public var connectionHandle: UInt16
+    public var address: BluetoothAddress
     /// 0x00 SCO, 0x01 ACL (the only type that carries L2CAP).
-    package var linkType: UInt8
-    package var encryptionEnabled: UInt8
+    public var linkType: UInt8
+    public var encryptionEnabled: UInt8
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         status = HCIStatus(rawValue: try r.readUInt8("Status"))
         connectionHandle = try r.readUInt16LE("Connection_Handle")
         address = try BluetoothAddress(parsing: &r)
@@ -91,7 +91,7 @@ package struct ClassicConnectionCompleteEvent: Sendable, Equatable {
         encryptionEnabled = try r.readUInt8("Encryption_Enabled")
     }
 
-    package var isACL: Bool { linkType == 0x01 }
+    public var isACL: Bool { linkType == 0x01 }
 }
 
 /// Core v5.4 Vol 4 Part E §7.7.7 Remote Name Request Complete: the name is UTF-8, up to 248
@@ -103,12 +103,12 @@ package struct ClassicConnectionCompleteEvent: Sendable, Equatable {
 /// |   u8   |   6     | up to 248 bytes   |
 /// +--------+---------+-------------------+
 /// ```
-package struct RemoteNameRequestCompleteEvent: Sendable, Equatable {
-    package var status: HCIStatus
-    package var address: BluetoothAddress
-    package var name: String
+public struct RemoteNameRequestCompleteEvent: Sendable, Equatable {
+    public var status: HCIStatus
+    public var address: BluetoothAddress
+    public var name: String
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         status = HCIStatus(rawValue: try r.readUInt8("Status"))
         address = try BluetoothAddress(parsing: &r)
         let bytes = r.readRemainingBytes()
@@ -125,13 +125,13 @@ package struct RemoteNameRequestCompleteEvent: Sendable, Equatable {
 /// |      u8       |   6     |    u8     |    u8    |       u24       |     u16      |  i8  |   240    |
 /// +---------------+---------+-----------+----------+-----------------+--------------+------+----------+
 /// ```
-package struct ExtendedInquiryResultEvent: Sendable, Equatable {
-    package var address: BluetoothAddress
-    package var classOfDevice: UInt32
-    package var rssi: Int8
-    package var data: AdvertisingData
+public struct ExtendedInquiryResultEvent: Sendable, Equatable {
+    public var address: BluetoothAddress
+    public var classOfDevice: UInt32
+    public var rssi: Int8
+    public var data: AdvertisingData
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         _ = try r.readUInt8("Num_Responses")
         address = try BluetoothAddress(parsing: &r)
         _ = try r.readUInt8("Page_Scan_Repetition_Mode")

@@ -4,7 +4,7 @@ import BLEBase
 /// PIN pairing, each about the peer `address`. They arrive as `HCIEventBody.raw` (rare, so
 /// decoded on demand by `HCIEventPacket.classicSecurity`). Authentication Complete (§7.7.6) is a
 /// `ClassicLinkEvent`.
-package enum ClassicSecurityEvent: Sendable, Equatable {
+public enum ClassicSecurityEvent: Sendable, Equatable {
     /// PIN Code Request (§7.7.22): legacy pairing asks the host for the PIN.
     case pinCodeRequest(address: BluetoothAddress)
     /// Link Key Request (§7.7.23): the controller asks the host for the stored link key.
@@ -34,26 +34,26 @@ package enum ClassicSecurityEvent: Sendable, Equatable {
 /// |   6     |      u8       |        u8        |             u8              |
 /// +---------+---------------+------------------+-----------------------------+
 /// ```
-package struct ClassicIOCapability: Sendable, Equatable {
-    package var address: BluetoothAddress
+public struct ClassicIOCapability: Sendable, Equatable {
+    public var address: BluetoothAddress
     /// 0x00 DisplayOnly, 0x01 DisplayYesNo, 0x02 KeyboardOnly, 0x03 NoInputNoOutput.
-    package var ioCapability: UInt8
-    package var oobDataPresent: UInt8
+    public var ioCapability: UInt8
+    public var oobDataPresent: UInt8
     /// Odd: MITM protection required; 0x02–0x05: bonding (dedicated or general).
-    package var authenticationRequirements: UInt8
+    public var authenticationRequirements: UInt8
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         address = try BluetoothAddress(parsing: &r)
         ioCapability = try r.readUInt8("IO_Capability")
         oobDataPresent = try r.readUInt8("OOB_Data_Present")
         authenticationRequirements = try r.readUInt8("Authentication_Requirements")
     }
 
-    package var mitm: Bool { authenticationRequirements & 0x01 != 0 }
-    package var bonding: Bool { (0x02...0x05).contains(authenticationRequirements) }
+    public var mitm: Bool { authenticationRequirements & 0x01 != 0 }
+    public var bonding: Bool { (0x02...0x05).contains(authenticationRequirements) }
 
     /// `DisplayYesNo`, or `0x07` for a value the specification does not define.
-    package var ioCapabilityName: String {
+    public var ioCapabilityName: String {
         switch ioCapability {
         case 0x00: "DisplayOnly"
         case 0x01: "DisplayYesNo"
@@ -65,7 +65,7 @@ package struct ClassicIOCapability: Sendable, Equatable {
 }
 
 /// The BR/EDR security commands the host sends (§7.1): what it asked or answered.
-package enum ClassicSecurityCommand: Sendable, Equatable {
+public enum ClassicSecurityCommand: Sendable, Equatable {
     /// Authentication Requested (§7.1.15).
     case authenticationRequested(connectionHandle: UInt16)
     /// Link Key Request Reply (§7.1.10): the host has a key; Negative Reply (§7.1.11): it has none.
@@ -75,7 +75,7 @@ package enum ClassicSecurityCommand: Sendable, Equatable {
     /// IO Capability Request Negative Reply (§7.1.36): the host refuses to pair, with a reason.
     case ioCapabilityNegativeReply(address: BluetoothAddress, reason: HCIStatus)
 
-    package init?(_ command: HCICommandPacket) {
+    public init?(_ command: HCICommandPacket) {
         guard case .raw(let bytes) = command.parameters else { return nil }
         var r = ByteReader(bytes, layer: .hci)
         do throws(DecodeError) {
@@ -98,7 +98,7 @@ package enum ClassicSecurityCommand: Sendable, Equatable {
 extension HCIEventPacket {
     /// The event as a BR/EDR security event, for codes 0x16–0x18, 0x31–0x36 and 0x3B whose
     /// parameters decode; nil for any other event.
-    package var classicSecurity: ClassicSecurityEvent? {
+    public var classicSecurity: ClassicSecurityEvent? {
         guard case .raw(let bytes) = body else { return nil }
         var r = ByteReader(bytes, layer: .hci)
         do throws(DecodeError) {

@@ -8,12 +8,12 @@ import BLEBase
 /// |          u8           |      u16       | first byte = Status for nearly all|
 /// +-----------------------+----------------+-----------------------------------+
 /// ```
-package struct CommandCompleteEvent: Sendable, Equatable {
-    package var numHCICommandPackets: UInt8
-    package var commandOpcode: HCIOpcode
-    package var returnParameters: [UInt8]
+public struct CommandCompleteEvent: Sendable, Equatable {
+    public var numHCICommandPackets: UInt8
+    public var commandOpcode: HCIOpcode
+    public var returnParameters: [UInt8]
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         numHCICommandPackets = try r.readUInt8("Num_HCI_Command_Packets")
         commandOpcode = HCIOpcode(rawValue: try r.readUInt16LE("Command_Opcode"))
         returnParameters = r.readRemainingBytes()
@@ -22,7 +22,7 @@ package struct CommandCompleteEvent: Sendable, Equatable {
     /// The first return byte, which is the status for every command of §7.1–§7.8 (vendor commands
     /// are assumed to follow the same convention, as Broadcom's and Qualcomm's do); nil for the NOP
     /// credit event (opcode 0x0000) and for empty return parameters.
-    package var status: HCIStatus? {
+    public var status: HCIStatus? {
         guard !commandOpcode.isNOP, let first = returnParameters.first else { return nil }
         return HCIStatus(rawValue: first)
     }
@@ -36,12 +36,12 @@ package struct CommandCompleteEvent: Sendable, Equatable {
 /// |   u8   |          u8           |      u16       |
 /// +--------+-----------------------+----------------+
 /// ```
-package struct CommandStatusEvent: Sendable, Equatable {
-    package var status: HCIStatus
-    package var numHCICommandPackets: UInt8
-    package var commandOpcode: HCIOpcode
+public struct CommandStatusEvent: Sendable, Equatable {
+    public var status: HCIStatus
+    public var numHCICommandPackets: UInt8
+    public var commandOpcode: HCIOpcode
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         status = HCIStatus(rawValue: try r.readUInt8("Status"))
         numHCICommandPackets = try r.readUInt8("Num_HCI_Command_Packets")
         commandOpcode = HCIOpcode(rawValue: try r.readUInt16LE("Command_Opcode"))

@@ -9,15 +9,15 @@ import BLEBase
 /// | u16 ×1.25ms | u16 ×1.25ms | u16 events  | u16 ×10 ms  | u16 ×0.625  | u16 ×0.625  |
 /// +-------------+-------------+-------------+-------------+-------------+-------------+
 /// ```
-package struct ConnectionParameterRange: Sendable, Equatable {
-    package var connectionIntervalMin: UInt16
-    package var connectionIntervalMax: UInt16
-    package var maxLatency: UInt16
-    package var supervisionTimeout: UInt16
-    package var minCELength: UInt16
-    package var maxCELength: UInt16
+public struct ConnectionParameterRange: Sendable, Equatable {
+    public var connectionIntervalMin: UInt16
+    public var connectionIntervalMax: UInt16
+    public var maxLatency: UInt16
+    public var supervisionTimeout: UInt16
+    public var minCELength: UInt16
+    public var maxCELength: UInt16
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         connectionIntervalMin = try r.readUInt16LE("Connection_Interval_Min")
         connectionIntervalMax = try r.readUInt16LE("Connection_Interval_Max")
         maxLatency = try r.readUInt16LE("Max_Latency")
@@ -26,9 +26,9 @@ package struct ConnectionParameterRange: Sendable, Equatable {
         maxCELength = try r.readUInt16LE("Max_CE_Length")
     }
 
-    package var connectionIntervalMinMicroseconds: Int { Int(connectionIntervalMin) * HCITime.connectionIntervalUnit }
-    package var connectionIntervalMaxMicroseconds: Int { Int(connectionIntervalMax) * HCITime.connectionIntervalUnit }
-    package var supervisionTimeoutMicroseconds: Int { Int(supervisionTimeout) * HCITime.supervisionTimeoutUnit }
+    public var connectionIntervalMinMicroseconds: Int { Int(connectionIntervalMin) * HCITime.connectionIntervalUnit }
+    public var connectionIntervalMaxMicroseconds: Int { Int(connectionIntervalMax) * HCITime.connectionIntervalUnit }
+    public var supervisionTimeoutMicroseconds: Int { Int(supervisionTimeout) * HCITime.supervisionTimeoutUnit }
 }
 
 /// Core v5.4 Vol 4 Part E §7.1.6 Disconnect.
@@ -39,11 +39,11 @@ package struct ConnectionParameterRange: Sendable, Equatable {
 /// |       u16         |   u8   |
 /// +-------------------+--------+
 /// ```
-package struct DisconnectCommand: Sendable, Equatable {
-    package var connectionHandle: UInt16
-    package var reason: HCIStatus
+public struct DisconnectCommand: Sendable, Equatable {
+    public var connectionHandle: UInt16
+    public var reason: HCIStatus
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         connectionHandle = try r.readUInt16LE("Connection_Handle")
         reason = HCIStatus(rawValue: try r.readUInt8("Reason"))
     }
@@ -57,17 +57,17 @@ package struct DisconnectCommand: Sendable, Equatable {
 /// | u16 ×0.625ms | u16 ×0.625ms|      u8       |    u8     |    6      |    u8     |        12 bytes        |
 /// +--------------+-------------+---------------+-----------+-----------+-----------+------------------------+
 /// ```
-package struct LECreateConnectionCommand: Sendable, Equatable {
-    package var scanInterval: UInt16
-    package var scanWindow: UInt16
+public struct LECreateConnectionCommand: Sendable, Equatable {
+    public var scanInterval: UInt16
+    public var scanWindow: UInt16
     /// 0: use the peer address; 1: use the Filter Accept List.
-    package var initiatorFilterPolicy: UInt8
-    package var peerAddressType: AddressType
-    package var peerAddress: BluetoothAddress
-    package var ownAddressType: AddressType
-    package var connection: ConnectionParameterRange
+    public var initiatorFilterPolicy: UInt8
+    public var peerAddressType: AddressType
+    public var peerAddress: BluetoothAddress
+    public var ownAddressType: AddressType
+    public var connection: ConnectionParameterRange
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         scanInterval = try r.readUInt16LE("LE_Scan_Interval")
         scanWindow = try r.readUInt16LE("LE_Scan_Window")
         initiatorFilterPolicy = try r.readUInt8("Initiator_Filter_Policy")
@@ -88,25 +88,25 @@ package struct LECreateConnectionCommand: Sendable, Equatable {
 /// |           |           |               |          |           |           | bit2 Coded     | + 12-byte range     |
 /// +-----------+-----------+---------------+----------+-----------+-----------+----------------+---------------------+
 /// ```
-package struct LEExtendedCreateConnectionCommand: Sendable, Equatable {
+public struct LEExtendedCreateConnectionCommand: Sendable, Equatable {
     /// Present in v2 only (PAwR).
-    package var advertisingHandle: UInt8?
-    package var subevent: UInt8?
-    package var initiatorFilterPolicy: UInt8
-    package var ownAddressType: AddressType
-    package var peerAddressType: AddressType
-    package var peerAddress: BluetoothAddress
-    package var initiatingPHYs: UInt8
-    package var phys: [PHYParameters]
+    public var advertisingHandle: UInt8?
+    public var subevent: UInt8?
+    public var initiatorFilterPolicy: UInt8
+    public var ownAddressType: AddressType
+    public var peerAddressType: AddressType
+    public var peerAddress: BluetoothAddress
+    public var initiatingPHYs: UInt8
+    public var phys: [PHYParameters]
 
-    package struct PHYParameters: Sendable, Equatable {
-        package var phy: LEPHY
-        package var scanInterval: UInt16
-        package var scanWindow: UInt16
-        package var connection: ConnectionParameterRange
+    public struct PHYParameters: Sendable, Equatable {
+        public var phy: LEPHY
+        public var scanInterval: UInt16
+        public var scanWindow: UInt16
+        public var connection: ConnectionParameterRange
     }
 
-    package init(parsing r: inout ByteReader, version2: Bool) throws(DecodeError) {
+    public init(parsing r: inout ByteReader, version2: Bool) throws(DecodeError) {
         if version2 {
             advertisingHandle = try r.readUInt8("Advertising_Handle")
             subevent = try r.readUInt8("Subevent")
@@ -134,11 +134,11 @@ package struct LEExtendedCreateConnectionCommand: Sendable, Equatable {
 /// |       u16         |          12 bytes            |
 /// +-------------------+------------------------------+
 /// ```
-package struct LEConnectionUpdateCommand: Sendable, Equatable {
-    package var connectionHandle: UInt16
-    package var connection: ConnectionParameterRange
+public struct LEConnectionUpdateCommand: Sendable, Equatable {
+    public var connectionHandle: UInt16
+    public var connection: ConnectionParameterRange
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         connectionHandle = try r.readUInt16LE("Connection_Handle")
         connection = try ConnectionParameterRange(parsing: &r)
     }
@@ -152,12 +152,12 @@ package struct LEConnectionUpdateCommand: Sendable, Equatable {
 /// |       u16         |    u16    | u16 µs  |
 /// +-------------------+-----------+---------+
 /// ```
-package struct LESetDataLengthCommand: Sendable, Equatable {
-    package var connectionHandle: UInt16
-    package var txOctets: UInt16
-    package var txTime: UInt16
+public struct LESetDataLengthCommand: Sendable, Equatable {
+    public var connectionHandle: UInt16
+    public var txOctets: UInt16
+    public var txTime: UInt16
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         connectionHandle = try r.readUInt16LE("Connection_Handle")
         txOctets = try r.readUInt16LE("TX_Octets")
         txTime = try r.readUInt16LE("TX_Time")
@@ -172,14 +172,14 @@ package struct LESetDataLengthCommand: Sendable, Equatable {
 /// |       u16         |    u8    | u8 mask | u8 mask |     u16     |
 /// +-------------------+----------+---------+---------+-------------+
 /// ```
-package struct LESetPHYCommand: Sendable, Equatable {
-    package var connectionHandle: UInt16
-    package var allPHYs: UInt8
-    package var txPHYs: UInt8
-    package var rxPHYs: UInt8
-    package var phyOptions: UInt16
+public struct LESetPHYCommand: Sendable, Equatable {
+    public var connectionHandle: UInt16
+    public var allPHYs: UInt8
+    public var txPHYs: UInt8
+    public var rxPHYs: UInt8
+    public var phyOptions: UInt16
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         connectionHandle = try r.readUInt16LE("Connection_Handle")
         allPHYs = try r.readUInt8("All_PHYs")
         txPHYs = try r.readUInt8("TX_PHYs")
@@ -197,14 +197,14 @@ package struct LESetPHYCommand: Sendable, Equatable {
 /// |                   |             |    u16     |                  |
 /// +-------------------+-------------+------------+------------------+
 /// ```
-package struct LEEnableEncryptionCommand: Sendable, Equatable {
-    package var connectionHandle: UInt16
-    package var randomNumber: UInt64
-    package var encryptedDiversifier: UInt16
+public struct LEEnableEncryptionCommand: Sendable, Equatable {
+    public var connectionHandle: UInt16
+    public var randomNumber: UInt64
+    public var encryptedDiversifier: UInt16
     /// As on the wire (least significant byte first).
-    package var longTermKey: [UInt8]
+    public var longTermKey: [UInt8]
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         connectionHandle = try r.readUInt16LE("Connection_Handle")
         randomNumber = try r.readUInt64LE("Random_Number")
         encryptedDiversifier = try r.readUInt16LE("Encrypted_Diversifier")
@@ -220,12 +220,12 @@ package struct LEEnableEncryptionCommand: Sendable, Equatable {
 /// |       u16         |   16 bytes       |
 /// +-------------------+------------------+
 /// ```
-package struct LELongTermKeyRequestReplyCommand: Sendable, Equatable {
-    package var connectionHandle: UInt16
+public struct LELongTermKeyRequestReplyCommand: Sendable, Equatable {
+    public var connectionHandle: UInt16
     /// As on the wire (least significant byte first).
-    package var longTermKey: [UInt8]
+    public var longTermKey: [UInt8]
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         connectionHandle = try r.readUInt16LE("Connection_Handle")
         longTermKey = try r.readBytes(16, "Long_Term_Key")
     }

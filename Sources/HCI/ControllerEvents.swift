@@ -8,12 +8,12 @@ import BLEBase
 /// |   u8   |       u16         |   u8   |
 /// +--------+-------------------+--------+
 /// ```
-package struct DisconnectionCompleteEvent: Sendable, Equatable {
-    package var status: HCIStatus
-    package var connectionHandle: UInt16
-    package var reason: HCIStatus
+public struct DisconnectionCompleteEvent: Sendable, Equatable {
+    public var status: HCIStatus
+    public var connectionHandle: UInt16
+    public var reason: HCIStatus
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         status = HCIStatus(rawValue: try r.readUInt8("Status"))
         connectionHandle = try r.readUInt16LE("Connection_Handle")
         reason = HCIStatus(rawValue: try r.readUInt8("Reason"))
@@ -28,15 +28,15 @@ package struct DisconnectionCompleteEvent: Sendable, Equatable {
 /// |   u8   |       u16         |        u8          |           u8               |
 /// +--------+-------------------+--------------------+----------------------------+
 /// ```
-package struct EncryptionChangeEvent: Sendable, Equatable {
-    package var status: HCIStatus
-    package var connectionHandle: UInt16
+public struct EncryptionChangeEvent: Sendable, Equatable {
+    public var status: HCIStatus
+    public var connectionHandle: UInt16
     /// 0 off; 1 on (E0 on BR/EDR, AES-CCM on LE); 2 AES-CCM on BR/EDR.
-    package var encryptionEnabled: UInt8
+    public var encryptionEnabled: UInt8
     /// v2 only.
-    package var encryptionKeySize: UInt8?
+    public var encryptionKeySize: UInt8?
 
-    package init(parsing r: inout ByteReader, version2: Bool) throws(DecodeError) {
+    public init(parsing r: inout ByteReader, version2: Bool) throws(DecodeError) {
         status = HCIStatus(rawValue: try r.readUInt8("Status"))
         connectionHandle = try r.readUInt16LE("Connection_Handle")
         encryptionEnabled = try r.readUInt8("Encryption_Enabled")
@@ -52,15 +52,15 @@ package struct EncryptionChangeEvent: Sendable, Equatable {
 /// |   u8   |       u16         |   u8    |       u16        |    u16     |
 /// +--------+-------------------+---------+------------------+------------+
 /// ```
-package struct ReadRemoteVersionInformationCompleteEvent: Sendable, Equatable {
-    package var status: HCIStatus
-    package var connectionHandle: UInt16
+public struct ReadRemoteVersionInformationCompleteEvent: Sendable, Equatable {
+    public var status: HCIStatus
+    public var connectionHandle: UInt16
     /// LL/LMP version (Assigned Numbers: 0x0D = Core 5.4).
-    package var version: UInt8
-    package var companyIdentifier: UInt16
-    package var subversion: UInt16
+    public var version: UInt8
+    public var companyIdentifier: UInt16
+    public var subversion: UInt16
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         status = HCIStatus(rawValue: try r.readUInt8("Status"))
         connectionHandle = try r.readUInt16LE("Connection_Handle")
         version = try r.readUInt8("Version")
@@ -77,11 +77,11 @@ package struct ReadRemoteVersionInformationCompleteEvent: Sendable, Equatable {
 /// |     u8      |               Num_Completed_Packets u16)      |
 /// +-------------+-----------------------------------------------+
 /// ```
-package struct CompletedPackets: Sendable, Equatable {
-    package var connectionHandle: UInt16
-    package var count: UInt16
+public struct CompletedPackets: Sendable, Equatable {
+    public var connectionHandle: UInt16
+    public var count: UInt16
 
-    package init(connectionHandle: UInt16, count: UInt16) {
+    public init(connectionHandle: UInt16, count: UInt16) {
         self.connectionHandle = connectionHandle
         self.count = count
     }
@@ -100,25 +100,25 @@ package struct CompletedPackets: Sendable, Equatable {
 /// The handles of one Number Of Completed Packets event, in order. The first is stored inline:
 /// an LE host with one link gets one per event, a fifth of a typical capture's records, and an
 /// array each cost an allocation.
-package struct CompletedPacketsList: RandomAccessCollection, Equatable, Sendable, ExpressibleByArrayLiteral {
+public struct CompletedPacketsList: RandomAccessCollection, Equatable, Sendable, ExpressibleByArrayLiteral {
     private var head: CompletedPackets?
     private var rest: [CompletedPackets] = []
 
-    package init() {}
+    public init() {}
 
-    package init(arrayLiteral elements: CompletedPackets...) {
+    public init(arrayLiteral elements: CompletedPackets...) {
         for element in elements { append(element) }
     }
 
-    package var startIndex: Int { 0 }
-    package var endIndex: Int { head == nil ? 0 : 1 + rest.count }
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { head == nil ? 0 : 1 + rest.count }
 
-    package subscript(position: Int) -> CompletedPackets {
+    public subscript(position: Int) -> CompletedPackets {
         if position == 0, let head { return head }
         return rest[position - 1]
     }
 
-    package mutating func append(_ element: CompletedPackets) {
+    public mutating func append(_ element: CompletedPackets) {
         if head == nil { head = element } else { rest.append(element) }
     }
 }

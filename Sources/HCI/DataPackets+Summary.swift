@@ -2,12 +2,12 @@ import BLEBase
 
 extension ACLDataPacket: FieldDescribable {
     /// `ACL handle 0x0040 start 27 bytes`, `… (truncated: 14 of 27 bytes present)`.
-    package var summary: String {
+    public var summary: String {
         "ACL handle \(Hex.code(connectionHandle, width: 4)) \(packetBoundary.name) \(dataTotalLength) bytes"
             + (truncation.map { " (\($0))" } ?? "")
     }
 
-    package var fields: [Field] {
+    public var fields: [Field] {
         var fields: [Field] = [.handle(connectionHandle),
                                .code("packetBoundaryFlag", packetBoundary.rawValue, label: packetBoundary.name),
                                .code("broadcastFlag", broadcastFlag), .int("dataTotalLength", dataTotalLength)]
@@ -17,18 +17,18 @@ extension ACLDataPacket: FieldDescribable {
 }
 
 extension SCODataPacket: FieldDescribable {
-    package var summary: String { "SCO handle \(Hex.code(connectionHandle, width: 4)) \(dataTotalLength) bytes" }
+    public var summary: String { "SCO handle \(Hex.code(connectionHandle, width: 4)) \(dataTotalLength) bytes" }
 
-    package var fields: [Field] {
+    public var fields: [Field] {
         [.handle(connectionHandle), .code("packetStatusFlag", packetStatusFlag),
          .int("dataTotalLength", dataTotalLength), .bytes("data", data)]
     }
 }
 
 extension ISODataPacket: FieldDescribable {
-    package var summary: String { "ISO handle \(Hex.code(connectionHandle, width: 4)) \(dataTotalLength) bytes" }
+    public var summary: String { "ISO handle \(Hex.code(connectionHandle, width: 4)) \(dataTotalLength) bytes" }
 
-    package var fields: [Field] {
+    public var fields: [Field] {
         [.handle(connectionHandle), .code("packetBoundaryFlag", packetBoundary), .bool("timeStamp", hasTimeStamp),
          .int("dataTotalLength", dataTotalLength), .bytes("data", data)]
     }

@@ -2,7 +2,7 @@ import BLEBase
 
 /// The ACL packet boundary flag (Core v5.4 Vol 4 Part E §5.4.2). A closed enum: 0b11 is reserved
 /// on LE (it meant "complete automatically flushable PDU" on BR/EDR AMP links only) and is an error.
-package enum ACLPacketBoundary: UInt8, Sendable, Equatable {
+public enum ACLPacketBoundary: UInt8, Sendable, Equatable {
     /// First fragment of a non-automatically-flushable L2CAP PDU (host → controller, and LE).
     case firstNonFlushable = 0b00
     /// Continuing fragment.
@@ -10,9 +10,9 @@ package enum ACLPacketBoundary: UInt8, Sendable, Equatable {
     /// First fragment of an automatically flushable L2CAP PDU (controller → host).
     case firstFlushable = 0b10
 
-    package var isStart: Bool { self != .continuing }
+    public var isStart: Bool { self != .continuing }
 
-    package var name: String {
+    public var name: String {
         switch self {
         case .firstNonFlushable, .firstFlushable: return "start"
         case .continuing: return "continuation"
@@ -22,11 +22,11 @@ package enum ACLPacketBoundary: UInt8, Sendable, Equatable {
 
 /// How many payload bytes a capture kept of a data packet when the capturing tool cut it
 /// (Android btsnooz keeps 14 bytes of most ACL packets).
-package struct DataTruncation: Sendable, Equatable, CustomStringConvertible {
-    package var present: Int
-    package var declared: Int
+public struct DataTruncation: Sendable, Equatable, CustomStringConvertible {
+    public var present: Int
+    public var declared: Int
 
-    package var description: String { "truncated: \(present) of \(declared) bytes present" }
+    public var description: String { "truncated: \(present) of \(declared) bytes present" }
 }
 
 /// An HCI ACL data packet, after the H4 type byte (Core v5.4 Vol 4 Part E §5.4.2).
@@ -38,28 +38,28 @@ package struct DataTruncation: Sendable, Equatable, CustomStringConvertible {
 /// +---------------------+-------+-------+----------------------------------+----------------+
 ///   u16 little-endian: handle = bits 0–11, PB = bits 12–13, BC = bits 14–15
 /// ```
-package struct ACLDataPacket: Sendable, Equatable {
-    package static let headerLength = 4
+public struct ACLDataPacket: Sendable, Equatable {
+    public static let headerLength = 4
 
-    package var connectionHandle: UInt16
-    package var packetBoundary: ACLPacketBoundary
+    public var connectionHandle: UInt16
+    public var packetBoundary: ACLPacketBoundary
     /// 0b00 point-to-point; BR/EDR broadcast values otherwise.
-    package var broadcastFlag: UInt8
-    package var dataTotalLength: UInt16
+    public var broadcastFlag: UInt8
+    public var dataTotalLength: UInt16
     /// Where the payload (the L2CAP bytes) lies in the parsed reader's storage (absolute
     /// indices, as `ByteReader.position` counts). The packet holds no reference to the bytes, so
     /// destroying it costs no reference count per ACL packet (docs/performance.md);
     /// `payload(in:)` reads them back.
-    package var payloadRange: Range<Int>
+    public var payloadRange: Range<Int>
     /// The payload's first byte as errors report it (the parsed reader's `reportedOffset`).
-    package var payloadOffset: Int
+    public var payloadOffset: Int
     /// Set when fewer payload bytes were present than `dataTotalLength` and the caller allowed it.
-    package var truncation: DataTruncation?
+    public var truncation: DataTruncation?
 
     /// Reads the header and takes the payload. With `allowTruncated`, a payload shorter than
     /// Data_Total_Length (a record cut by the capturing tool) is kept and flagged in `truncation`
     /// instead of throwing; more bytes than declared is always an error.
-    package init(parsing reader: inout ByteReader, allowTruncated: Bool = false) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader, allowTruncated: Bool = false) throws(DecodeError) {
         reader.layer = .acl
         let headerAt = reader.reportedOffset
         let handleAndFlags = try reader.readUInt16LE("handle and flags")
@@ -91,7 +91,7 @@ package struct ACLDataPacket: Sendable, Equatable {
 
     /// The payload read from `parsed`, the reader the packet was parsed from (or a copy of it
     /// taken before): offsets reported as that reader's.
-    package func payload(in parsed: ByteReader) -> ByteReader {
+    public func payload(in parsed: ByteReader) -> ByteReader {
         ByteReader(parsed.storage, range: payloadRange, layer: .acl, baseOffset: payloadOffset - payloadRange.lowerBound)
     }
 }
@@ -104,14 +104,14 @@ package struct ACLDataPacket: Sendable, Equatable {
 /// +---------------------+--------------+----------+-------------------+-----------+
 ///   u16 little-endian                              u8
 /// ```
-package struct SCODataPacket: Sendable, Equatable {
-    package var connectionHandle: UInt16
+public struct SCODataPacket: Sendable, Equatable {
+    public var connectionHandle: UInt16
     /// 0b00 correct, 0b01 possibly invalid, 0b10 no data, 0b11 partially lost.
-    package var packetStatusFlag: UInt8
-    package var dataTotalLength: UInt8
-    package var data: [UInt8]
+    public var packetStatusFlag: UInt8
+    public var dataTotalLength: UInt8
+    public var data: [UInt8]
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         reader.layer = .hci
         let handleAndFlags = try reader.readUInt16LE("handle and flags")
         connectionHandle = handleAndFlags & 0x0FFF
@@ -131,15 +131,15 @@ package struct SCODataPacket: Sendable, Equatable {
 /// +---------------------+--------+--------+---------+---------------------------+---------+
 ///   u16 little-endian                                u16 little-endian, bits 0–13
 /// ```
-package struct ISODataPacket: Sendable, Equatable {
-    package var connectionHandle: UInt16
+public struct ISODataPacket: Sendable, Equatable {
+    public var connectionHandle: UInt16
     /// 0b00 first fragment, 0b01 continuation, 0b10 complete SDU, 0b11 last fragment.
-    package var packetBoundary: UInt8
-    package var hasTimeStamp: Bool
-    package var dataTotalLength: UInt16
-    package var data: [UInt8]
+    public var packetBoundary: UInt8
+    public var hasTimeStamp: Bool
+    public var dataTotalLength: UInt16
+    public var data: [UInt8]
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         reader.layer = .hci
         let handleAndFlags = try reader.readUInt16LE("handle and flags")
         connectionHandle = handleAndFlags & 0x0FFF

@@ -7,14 +7,14 @@ import BLEBase
 ///
 /// Bounded: a partial that sees `maxReportsWithoutProgress` other reports go by, or grows past
 /// `maxDataBytes`, is dropped and returned as `.abandoned`.
-package struct ExtendedAdvertisingAssembler: Sendable {
-    package struct Key: Hashable, Sendable {
-        package var addressType: AddressType
-        package var address: BluetoothAddress
-        package var sid: UInt8
+public struct ExtendedAdvertisingAssembler: Sendable {
+    public struct Key: Hashable, Sendable {
+        public var addressType: AddressType
+        public var address: BluetoothAddress
+        public var sid: UInt8
     }
 
-    package enum Output: Sendable, Equatable {
+    public enum Output: Sendable, Equatable {
         /// A report whose data is whole: a single complete report or joined fragments.
         case complete(LEExtendedAdvertisingReport, fragments: Int)
         /// The controller gave up (data status 2); the data joined so far.
@@ -23,7 +23,7 @@ package struct ExtendedAdvertisingAssembler: Sendable {
         case abandoned(LEExtendedAdvertisingReport, fragments: Int, reason: AbandonReason)
     }
 
-    package enum AbandonReason: String, Sendable, Equatable {
+    public enum AbandonReason: String, Sendable, Equatable {
         case stale, tooLarge = "too-large", endOfCapture = "end-of-capture"
     }
 
@@ -34,22 +34,22 @@ package struct ExtendedAdvertisingAssembler: Sendable {
     }
 
     /// Maximum advertising data length an extended advertising set can carry (§7.8.54: 1650 bytes).
-    package static let defaultMaxDataBytes = 1650
+    public static let defaultMaxDataBytes = 1650
 
-    package let maxReportsWithoutProgress: Int
-    package let maxDataBytes: Int
+    public let maxReportsWithoutProgress: Int
+    public let maxDataBytes: Int
     private var partials: [Key: Partial] = [:]
     private var fed = 0
 
-    package init(maxReportsWithoutProgress: Int = 64, maxDataBytes: Int = Self.defaultMaxDataBytes) {
+    public init(maxReportsWithoutProgress: Int = 64, maxDataBytes: Int = Self.defaultMaxDataBytes) {
         self.maxReportsWithoutProgress = max(1, maxReportsWithoutProgress)
         self.maxDataBytes = max(0, maxDataBytes)
     }
 
-    package var pendingCount: Int { partials.count }
+    public var pendingCount: Int { partials.count }
 
     /// Feeds one report (one entry of an event's report list) and returns what it completes or evicts.
-    package mutating func feed(_ report: LEExtendedAdvertisingReport) -> [Output] {
+    public mutating func feed(_ report: LEExtendedAdvertisingReport) -> [Output] {
         fed += 1
         var out = evictStale()
         let key = Key(addressType: report.addressType, address: report.address, sid: report.advertisingSID)
@@ -80,7 +80,7 @@ package struct ExtendedAdvertisingAssembler: Sendable {
     }
 
     /// Returns every partial still waiting (at the end of a capture) and forgets them.
-    package mutating func flush() -> [Output] {
+    public mutating func flush() -> [Output] {
         let out = partials.values.sorted { $0.lastFed < $1.lastFed }
             .map { Output.abandoned($0.report, fragments: $0.fragments, reason: .endOfCapture) }
         partials.removeAll()

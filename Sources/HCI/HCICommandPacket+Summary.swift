@@ -2,12 +2,12 @@ import BLEBase
 
 extension HCICommandPacket: FieldDescribable {
     /// `LE Create Connection peer 6B:30:F9:0E:C7:DD (random) interval 30.00–30.00 ms`.
-    package var summary: String {
+    public var summary: String {
         let detail = parameters.summaryDetail
         return detail.isEmpty ? opcode.name : "\(opcode.name) \(detail)"
     }
 
-    package var fields: [Field] {
+    public var fields: [Field] {
         [.code("opcode", opcode.rawValue, width: 4, label: opcode.name),
          .code("ogf", opcode.ogf), .code("ocf", opcode.ocf, width: 4),
          .int("parameterTotalLength", parameterTotalLength)] + parameters.fields
@@ -61,7 +61,7 @@ extension HCICommandParameters: FieldDescribable {
         }
     }
 
-    package var fields: [Field] {
+    public var fields: [Field] {
         switch self {
         case .disconnect(let c):
             return [.handle(c.connectionHandle), .status("reason", c.reason)]
@@ -144,7 +144,7 @@ extension ConnectionParameterRange: FieldDescribable {
         return "interval \(low.dropLast(3))–\(HCITime.milliseconds(connectionIntervalMaxMicroseconds))"
     }
 
-    package var fields: [Field] {
+    public var fields: [Field] {
         [.time("connectionIntervalMin", connectionIntervalMin, unitMicroseconds: HCITime.connectionIntervalUnit),
          .time("connectionIntervalMax", connectionIntervalMax, unitMicroseconds: HCITime.connectionIntervalUnit),
          .int("maxLatency", maxLatency),

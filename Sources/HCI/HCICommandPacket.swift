@@ -8,13 +8,13 @@ import BLEBase
 /// |  opcode (u16)   | length |  parameters (length bytes)         |
 /// +--------+--------+--------+------------------------------------+
 /// ```
-package struct HCICommandPacket: Sendable, Equatable {
-    package var opcode: HCIOpcode
-    package var parameterTotalLength: UInt8
-    package var parameters: HCICommandParameters
+public struct HCICommandPacket: Sendable, Equatable {
+    public var opcode: HCIOpcode
+    public var parameterTotalLength: UInt8
+    public var parameters: HCICommandParameters
 
     /// Reads a whole command; the parameter total length must match the bytes present.
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         reader.layer = .hci
         opcode = HCIOpcode(rawValue: try reader.readUInt16LE("opcode"))
         parameterTotalLength = try reader.readUInt8("parameter total length")
@@ -26,7 +26,7 @@ package struct HCICommandPacket: Sendable, Equatable {
 
 /// The parameters of a command, typed for the commands a BLE analysis needs; every other
 /// command keeps its parameter bytes raw.
-package enum HCICommandParameters: Sendable, Equatable {
+public enum HCICommandParameters: Sendable, Equatable {
     case disconnect(DisconnectCommand)
     case leSetScanParameters(LESetScanParametersCommand)
     case leSetScanEnable(LESetScanEnableCommand)
@@ -50,7 +50,7 @@ package enum HCICommandParameters: Sendable, Equatable {
     case raw([UInt8])
 
     /// Dispatches on the opcode; typed parameters must fill the parameter block exactly.
-    package init(parsing r: inout ByteReader, opcode: HCIOpcode) throws(DecodeError) {
+    public init(parsing r: inout ByteReader, opcode: HCIOpcode) throws(DecodeError) {
         switch opcode {
         case .disconnect: self = .disconnect(try DisconnectCommand(parsing: &r))
         case .leSetScanParameters: self = .leSetScanParameters(try LESetScanParametersCommand(parsing: &r))

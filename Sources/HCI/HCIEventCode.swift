@@ -1,27 +1,27 @@
 import BLEBase
 
 /// An HCI event code (Core v5.4 Vol 4 Part E §7.7).
-package struct HCIEventCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct HCIEventCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let disconnectionComplete = Self(rawValue: 0x05)
-    package static let encryptionChangeV1 = Self(rawValue: 0x08)
-    package static let readRemoteVersionInformationComplete = Self(rawValue: 0x0C)
-    package static let commandComplete = Self(rawValue: 0x0E)
-    package static let commandStatus = Self(rawValue: 0x0F)
-    package static let hardwareError = Self(rawValue: 0x10)
-    package static let numberOfCompletedPackets = Self(rawValue: 0x13)
-    package static let dataBufferOverflow = Self(rawValue: 0x1A)
-    package static let encryptionKeyRefreshComplete = Self(rawValue: 0x30)
-    package static let leMeta = Self(rawValue: 0x3E)
-    package static let encryptionChangeV2 = Self(rawValue: 0x59)
+    public static let disconnectionComplete = Self(rawValue: 0x05)
+    public static let encryptionChangeV1 = Self(rawValue: 0x08)
+    public static let readRemoteVersionInformationComplete = Self(rawValue: 0x0C)
+    public static let commandComplete = Self(rawValue: 0x0E)
+    public static let commandStatus = Self(rawValue: 0x0F)
+    public static let hardwareError = Self(rawValue: 0x10)
+    public static let numberOfCompletedPackets = Self(rawValue: 0x13)
+    public static let dataBufferOverflow = Self(rawValue: 0x1A)
+    public static let encryptionKeyRefreshComplete = Self(rawValue: 0x30)
+    public static let leMeta = Self(rawValue: 0x3E)
+    public static let encryptionChangeV2 = Self(rawValue: 0x59)
     /// Vendor-specific debug events (Vol 4 Part E §5.4.4); Broadcom and Qualcomm phones log many.
-    package static let vendorSpecific = Self(rawValue: 0xFF)
+    public static let vendorSpecific = Self(rawValue: 0xFF)
 
     /// Unknown codes say they are events: `Unknown Event (0x60)`.
-    package var name: String { Self.names[rawValue] ?? "Unknown Event (\(Hex.code(rawValue)))" }
-    package var description: String { Self.names[rawValue] == nil ? name : "\(name) (\(Hex.code(rawValue)))" }
+    public var name: String { Self.names[rawValue] ?? "Unknown Event (\(Hex.code(rawValue)))" }
+    public var description: String { Self.names[rawValue] == nil ? name : "\(name) (\(Hex.code(rawValue)))" }
 
     /// Core v5.4 Vol 4 Part E §7.7; the AMP events 0x40–0x4D as Core v5.2 named them.
     static let names: [UInt8: String] = [
@@ -108,27 +108,27 @@ package struct HCIEventCode: RawRepresentable, Hashable, Sendable, CustomStringC
 }
 
 /// An LE Meta event subevent code (Core v5.4 Vol 4 Part E §7.7.65).
-package struct LESubeventCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct LESubeventCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let connectionComplete = Self(rawValue: 0x01)
-    package static let advertisingReport = Self(rawValue: 0x02)
-    package static let connectionUpdateComplete = Self(rawValue: 0x03)
-    package static let readRemoteFeaturesComplete = Self(rawValue: 0x04)
-    package static let longTermKeyRequest = Self(rawValue: 0x05)
-    package static let remoteConnectionParameterRequest = Self(rawValue: 0x06)
-    package static let dataLengthChange = Self(rawValue: 0x07)
-    package static let enhancedConnectionCompleteV1 = Self(rawValue: 0x0A)
-    package static let directedAdvertisingReport = Self(rawValue: 0x0B)
-    package static let phyUpdateComplete = Self(rawValue: 0x0C)
-    package static let extendedAdvertisingReport = Self(rawValue: 0x0D)
-    package static let advertisingSetTerminated = Self(rawValue: 0x12)
-    package static let channelSelectionAlgorithm = Self(rawValue: 0x14)
-    package static let enhancedConnectionCompleteV2 = Self(rawValue: 0x29)
+    public static let connectionComplete = Self(rawValue: 0x01)
+    public static let advertisingReport = Self(rawValue: 0x02)
+    public static let connectionUpdateComplete = Self(rawValue: 0x03)
+    public static let readRemoteFeaturesComplete = Self(rawValue: 0x04)
+    public static let longTermKeyRequest = Self(rawValue: 0x05)
+    public static let remoteConnectionParameterRequest = Self(rawValue: 0x06)
+    public static let dataLengthChange = Self(rawValue: 0x07)
+    public static let enhancedConnectionCompleteV1 = Self(rawValue: 0x0A)
+    public static let directedAdvertisingReport = Self(rawValue: 0x0B)
+    public static let phyUpdateComplete = Self(rawValue: 0x0C)
+    public static let extendedAdvertisingReport = Self(rawValue: 0x0D)
+    public static let advertisingSetTerminated = Self(rawValue: 0x12)
+    public static let channelSelectionAlgorithm = Self(rawValue: 0x14)
+    public static let enhancedConnectionCompleteV2 = Self(rawValue: 0x29)
 
-    package var name: String { Self.names[rawValue] ?? "Unknown (\(Hex.code(rawValue)))" }
-    package var description: String { Self.names[rawValue] == nil ? name : "\(name) (\(Hex.code(rawValue)))" }
+    public var name: String { Self.names[rawValue] ?? "Unknown (\(Hex.code(rawValue)))" }
+    public var description: String { Self.names[rawValue] == nil ? name : "\(name) (\(Hex.code(rawValue)))" }
 
     /// Core v5.4 Vol 4 Part E §7.7.65.1–§7.7.65.41.
     static let names: [UInt8: String] = [

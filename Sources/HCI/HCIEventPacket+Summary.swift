@@ -4,7 +4,7 @@ import BLEBase
 extension HCIEventPacket: FieldDescribable {
     /// `Disconnection Complete handle 0x0040 reason Connection Timeout (0x08)`,
     /// `Command Complete (LE Set Scan Parameters) status Invalid HCI Command Parameters (0x12)`.
-    package var summary: String {
+    public var summary: String {
         let h = { (handle: UInt16) in "handle \(Hex.code(handle, width: 4))" }
         switch body {
         case .disconnectionComplete(let e):
@@ -36,14 +36,14 @@ extension HCIEventPacket: FieldDescribable {
         }
     }
 
-    package var fields: [Field] {
+    public var fields: [Field] {
         [.code("eventCode", code.rawValue, label: code.name), .int("parameterTotalLength", parameterTotalLength)]
             + body.fields
     }
 }
 
 extension HCIEventBody: FieldDescribable {
-    package var fields: [Field] {
+    public var fields: [Field] {
         switch self {
         case .disconnectionComplete(let e):
             return [.status("status", e.status), .handle(e.connectionHandle), .status("reason", e.reason)]

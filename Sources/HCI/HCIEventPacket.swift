@@ -9,13 +9,13 @@ import BLEBase
 /// |     u8     |   u8   |                               |
 /// +------------+--------+-------------------------------+
 /// ```
-package struct HCIEventPacket: Sendable, Equatable {
-    package var code: HCIEventCode
-    package var parameterTotalLength: UInt8
-    package var body: HCIEventBody
+public struct HCIEventPacket: Sendable, Equatable {
+    public var code: HCIEventCode
+    public var parameterTotalLength: UInt8
+    public var body: HCIEventBody
 
     /// Reads a whole event; the parameter total length must match the bytes present.
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         reader.layer = .hci
         code = HCIEventCode(rawValue: try reader.readUInt8("event code"))
         parameterTotalLength = try reader.readUInt8("parameter total length")
@@ -26,7 +26,7 @@ package struct HCIEventPacket: Sendable, Equatable {
 }
 
 /// The parameters of an event, typed for the events a BLE analysis needs; others stay raw.
-package enum HCIEventBody: Sendable, Equatable {
+public enum HCIEventBody: Sendable, Equatable {
     case disconnectionComplete(DisconnectionCompleteEvent)
     /// Encryption Change v1 (0x08) and v2 (0x59, with the key size).
     case encryptionChange(EncryptionChangeEvent)
@@ -45,7 +45,7 @@ package enum HCIEventBody: Sendable, Equatable {
     case raw([UInt8])
 
     /// Dispatches on the event code; typed bodies must fill the parameters exactly.
-    package init(parsing r: inout ByteReader, code: HCIEventCode) throws(DecodeError) {
+    public init(parsing r: inout ByteReader, code: HCIEventCode) throws(DecodeError) {
         switch code {
         case .disconnectionComplete: self = .disconnectionComplete(try DisconnectionCompleteEvent(parsing: &r))
         case .encryptionChangeV1: self = .encryptionChange(try EncryptionChangeEvent(parsing: &r, version2: false))

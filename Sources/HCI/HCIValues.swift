@@ -2,14 +2,14 @@ import BLEBase
 
 /// The role a connection complete event reports (Core v5.4 Vol 4 Part E §7.7.65.1):
 /// 0 central, 1 peripheral.
-package struct LERole: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct LERole: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let central = Self(rawValue: 0)
-    package static let peripheral = Self(rawValue: 1)
+    public static let central = Self(rawValue: 0)
+    public static let peripheral = Self(rawValue: 1)
 
-    package var name: String {
+    public var name: String {
         switch rawValue {
         case 0: return "central"
         case 1: return "peripheral"
@@ -17,21 +17,21 @@ package struct LERole: RawRepresentable, Hashable, Sendable, CustomStringConvert
         }
     }
 
-    package var description: String { name }
+    public var description: String { name }
 }
 
 /// An LE PHY as HCI numbers it (Core v5.4 Vol 4 Part E §7.7.65.12, §7.7.65.13):
 /// 1 LE 1M, 2 LE 2M, 3 LE Coded; 0 in a secondary-PHY field means "no packets on the secondary channel".
-package struct LEPHY: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct LEPHY: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let none = Self(rawValue: 0)
-    package static let le1M = Self(rawValue: 1)
-    package static let le2M = Self(rawValue: 2)
-    package static let leCoded = Self(rawValue: 3)
+    public static let none = Self(rawValue: 0)
+    public static let le1M = Self(rawValue: 1)
+    public static let le2M = Self(rawValue: 2)
+    public static let leCoded = Self(rawValue: 3)
 
-    package var name: String {
+    public var name: String {
         switch rawValue {
         case 0: return "None"
         case 1: return "LE 1M"
@@ -41,7 +41,7 @@ package struct LEPHY: RawRepresentable, Hashable, Sendable, CustomStringConverti
         }
     }
 
-    package var description: String { name }
+    public var description: String { name }
 
     /// The PHYs named by a PHY bit mask (bit 0 LE 1M, bit 1 LE 2M, bit 2 LE Coded), in bit order:
     /// the order per-PHY parameter blocks follow on the wire.

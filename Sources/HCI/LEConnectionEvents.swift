@@ -14,25 +14,25 @@ import BLEBase
 /// | u16 ×1.25 ms | u16 events   | u16 ×10 ms   |       u8       | handle u8    | handle u16  |
 /// +--------------+--------------+--------------+----------------+--------------+-------------+
 /// ```
-package struct LEConnectionCompleteEvent: Sendable, Equatable {
-    package var subevent: LESubeventCode
-    package var status: HCIStatus
-    package var connectionHandle: UInt16
-    package var role: LERole
-    package var peerAddressType: AddressType
-    package var peerAddress: BluetoothAddress
+public struct LEConnectionCompleteEvent: Sendable, Equatable {
+    public var subevent: LESubeventCode
+    public var status: HCIStatus
+    public var connectionHandle: UInt16
+    public var role: LERole
+    public var peerAddressType: AddressType
+    public var peerAddress: BluetoothAddress
     /// Enhanced (0x0A, 0x29) only; 00:00:00:00:00:00 when the controller did not use one.
-    package var localResolvablePrivateAddress: BluetoothAddress?
-    package var peerResolvablePrivateAddress: BluetoothAddress?
-    package var connectionInterval: UInt16
-    package var peripheralLatency: UInt16
-    package var supervisionTimeout: UInt16
-    package var centralClockAccuracy: UInt8
+    public var localResolvablePrivateAddress: BluetoothAddress?
+    public var peerResolvablePrivateAddress: BluetoothAddress?
+    public var connectionInterval: UInt16
+    public var peripheralLatency: UInt16
+    public var supervisionTimeout: UInt16
+    public var centralClockAccuracy: UInt8
     /// v2 (0x29) only.
-    package var advertisingHandle: UInt8?
-    package var syncHandle: UInt16?
+    public var advertisingHandle: UInt8?
+    public var syncHandle: UInt16?
 
-    package init(parsing r: inout ByteReader, subevent: LESubeventCode) throws(DecodeError) {
+    public init(parsing r: inout ByteReader, subevent: LESubeventCode) throws(DecodeError) {
         self.subevent = subevent
         status = HCIStatus(rawValue: try r.readUInt8("Status"))
         connectionHandle = try r.readUInt16LE("Connection_Handle")
@@ -53,8 +53,8 @@ package struct LEConnectionCompleteEvent: Sendable, Equatable {
         }
     }
 
-    package var connectionIntervalMicroseconds: Int { Int(connectionInterval) * HCITime.connectionIntervalUnit }
-    package var supervisionTimeoutMicroseconds: Int { Int(supervisionTimeout) * HCITime.supervisionTimeoutUnit }
+    public var connectionIntervalMicroseconds: Int { Int(connectionInterval) * HCITime.connectionIntervalUnit }
+    public var supervisionTimeoutMicroseconds: Int { Int(supervisionTimeout) * HCITime.supervisionTimeoutUnit }
 }
 
 /// Core v5.4 Vol 4 Part E §7.7.65.3 LE Connection Update Complete.
@@ -65,14 +65,14 @@ package struct LEConnectionCompleteEvent: Sendable, Equatable {
 /// |   u8   |  u16   | u16 ×1.25 ms | u16 events | u16 ×10 ms   |
 /// +--------+--------+--------------+------------+--------------+
 /// ```
-package struct LEConnectionUpdateCompleteEvent: Sendable, Equatable {
-    package var status: HCIStatus
-    package var connectionHandle: UInt16
-    package var connectionInterval: UInt16
-    package var peripheralLatency: UInt16
-    package var supervisionTimeout: UInt16
+public struct LEConnectionUpdateCompleteEvent: Sendable, Equatable {
+    public var status: HCIStatus
+    public var connectionHandle: UInt16
+    public var connectionInterval: UInt16
+    public var peripheralLatency: UInt16
+    public var supervisionTimeout: UInt16
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         status = HCIStatus(rawValue: try r.readUInt8("Status"))
         connectionHandle = try r.readUInt16LE("Connection_Handle")
         connectionInterval = try r.readUInt16LE("Connection_Interval")
@@ -80,8 +80,8 @@ package struct LEConnectionUpdateCompleteEvent: Sendable, Equatable {
         supervisionTimeout = try r.readUInt16LE("Supervision_Timeout")
     }
 
-    package var connectionIntervalMicroseconds: Int { Int(connectionInterval) * HCITime.connectionIntervalUnit }
-    package var supervisionTimeoutMicroseconds: Int { Int(supervisionTimeout) * HCITime.supervisionTimeoutUnit }
+    public var connectionIntervalMicroseconds: Int { Int(connectionInterval) * HCITime.connectionIntervalUnit }
+    public var supervisionTimeoutMicroseconds: Int { Int(supervisionTimeout) * HCITime.supervisionTimeoutUnit }
 }
 
 /// Core v5.4 Vol 4 Part E §7.7.65.4 LE Read Remote Features Complete.
@@ -91,12 +91,12 @@ package struct LEConnectionUpdateCompleteEvent: Sendable, Equatable {
 /// | Status | Handle | LE_Features (u64 bit mask)|
 /// +--------+--------+---------------------------+
 /// ```
-package struct LEReadRemoteFeaturesCompleteEvent: Sendable, Equatable {
-    package var status: HCIStatus
-    package var connectionHandle: UInt16
-    package var leFeatures: UInt64
+public struct LEReadRemoteFeaturesCompleteEvent: Sendable, Equatable {
+    public var status: HCIStatus
+    public var connectionHandle: UInt16
+    public var leFeatures: UInt64
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         status = HCIStatus(rawValue: try r.readUInt8("Status"))
         connectionHandle = try r.readUInt16LE("Connection_Handle")
         leFeatures = try r.readUInt64LE("LE_Features")
@@ -111,12 +111,12 @@ package struct LEReadRemoteFeaturesCompleteEvent: Sendable, Equatable {
 /// |  u16   |      u64      |          u16          |
 /// +--------+---------------+-----------------------+
 /// ```
-package struct LELongTermKeyRequestEvent: Sendable, Equatable {
-    package var connectionHandle: UInt16
-    package var randomNumber: UInt64
-    package var encryptedDiversifier: UInt16
+public struct LELongTermKeyRequestEvent: Sendable, Equatable {
+    public var connectionHandle: UInt16
+    public var randomNumber: UInt64
+    public var encryptedDiversifier: UInt16
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         connectionHandle = try r.readUInt16LE("Connection_Handle")
         randomNumber = try r.readUInt64LE("Random_Number")
         encryptedDiversifier = try r.readUInt16LE("Encrypted_Diversifier")
@@ -131,14 +131,14 @@ package struct LELongTermKeyRequestEvent: Sendable, Equatable {
 /// |  u16   | u16 ×1.25 ms | u16 ×1.25 ms |     u16     | u16 ×10 ms  |
 /// +--------+--------------+--------------+-------------+-------------+
 /// ```
-package struct LERemoteConnectionParameterRequestEvent: Sendable, Equatable {
-    package var connectionHandle: UInt16
-    package var intervalMin: UInt16
-    package var intervalMax: UInt16
-    package var maxLatency: UInt16
-    package var supervisionTimeout: UInt16
+public struct LERemoteConnectionParameterRequestEvent: Sendable, Equatable {
+    public var connectionHandle: UInt16
+    public var intervalMin: UInt16
+    public var intervalMax: UInt16
+    public var maxLatency: UInt16
+    public var supervisionTimeout: UInt16
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         connectionHandle = try r.readUInt16LE("Connection_Handle")
         intervalMin = try r.readUInt16LE("Interval_Min")
         intervalMax = try r.readUInt16LE("Interval_Max")
@@ -155,14 +155,14 @@ package struct LERemoteConnectionParameterRequestEvent: Sendable, Equatable {
 /// |  u16   |      u16      |   u16 µs    |      u16      |   u16 µs    |
 /// +--------+---------------+-------------+---------------+-------------+
 /// ```
-package struct LEDataLengthChangeEvent: Sendable, Equatable {
-    package var connectionHandle: UInt16
-    package var maxTxOctets: UInt16
-    package var maxTxTime: UInt16
-    package var maxRxOctets: UInt16
-    package var maxRxTime: UInt16
+public struct LEDataLengthChangeEvent: Sendable, Equatable {
+    public var connectionHandle: UInt16
+    public var maxTxOctets: UInt16
+    public var maxTxTime: UInt16
+    public var maxRxOctets: UInt16
+    public var maxRxTime: UInt16
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         connectionHandle = try r.readUInt16LE("Connection_Handle")
         maxTxOctets = try r.readUInt16LE("Max_TX_Octets")
         maxTxTime = try r.readUInt16LE("Max_TX_Time")
@@ -179,13 +179,13 @@ package struct LEDataLengthChangeEvent: Sendable, Equatable {
 /// |   u8   |  u16   |   u8   |   u8   |
 /// +--------+--------+--------+--------+
 /// ```
-package struct LEPHYUpdateCompleteEvent: Sendable, Equatable {
-    package var status: HCIStatus
-    package var connectionHandle: UInt16
-    package var txPHY: LEPHY
-    package var rxPHY: LEPHY
+public struct LEPHYUpdateCompleteEvent: Sendable, Equatable {
+    public var status: HCIStatus
+    public var connectionHandle: UInt16
+    public var txPHY: LEPHY
+    public var rxPHY: LEPHY
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         status = HCIStatus(rawValue: try r.readUInt8("Status"))
         connectionHandle = try r.readUInt16LE("Connection_Handle")
         txPHY = LEPHY(rawValue: try r.readUInt8("TX_PHY"))
@@ -201,14 +201,14 @@ package struct LEPHYUpdateCompleteEvent: Sendable, Equatable {
 /// |   u8   |         u8         |       u16         |                 u8                  |
 /// +--------+--------------------+-------------------+-------------------------------------+
 /// ```
-package struct LEAdvertisingSetTerminatedEvent: Sendable, Equatable {
-    package var status: HCIStatus
-    package var advertisingHandle: UInt8
+public struct LEAdvertisingSetTerminatedEvent: Sendable, Equatable {
+    public var status: HCIStatus
+    public var advertisingHandle: UInt8
     /// Meaningful when the set ended because a connection was created (status 0x00).
-    package var connectionHandle: UInt16
-    package var numCompletedExtendedAdvertisingEvents: UInt8
+    public var connectionHandle: UInt16
+    public var numCompletedExtendedAdvertisingEvents: UInt8
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         status = HCIStatus(rawValue: try r.readUInt8("Status"))
         advertisingHandle = try r.readUInt8("Advertising_Handle")
         connectionHandle = try r.readUInt16LE("Connection_Handle")
@@ -224,11 +224,11 @@ package struct LEAdvertisingSetTerminatedEvent: Sendable, Equatable {
 /// |  u16   |  u8: 0 = #1, 1 = #2         |
 /// +--------+-----------------------------+
 /// ```
-package struct LEChannelSelectionAlgorithmEvent: Sendable, Equatable {
-    package var connectionHandle: UInt16
-    package var channelSelectionAlgorithm: UInt8
+public struct LEChannelSelectionAlgorithmEvent: Sendable, Equatable {
+    public var connectionHandle: UInt16
+    public var channelSelectionAlgorithm: UInt8
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         connectionHandle = try r.readUInt16LE("Connection_Handle")
         channelSelectionAlgorithm = try r.readUInt8("Channel_Selection_Algorithm")
     }

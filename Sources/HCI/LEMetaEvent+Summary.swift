@@ -2,7 +2,7 @@ import BLEBase
 
 extension LEMetaEvent: FieldDescribable {
     /// `LE Connection Complete handle 0x0040 status Success role central peer 6B:30:F9:0E:C7:DD (random) interval 30.00 ms`.
-    package var summary: String {
+    public var summary: String {
         let name = subevent.name
         let h = { (handle: UInt16) in "handle \(Hex.code(handle, width: 4))" }
         switch body {
@@ -44,13 +44,13 @@ extension LEMetaEvent: FieldDescribable {
         }
     }
 
-    package var fields: [Field] {
+    public var fields: [Field] {
         [.code("subeventCode", subevent.rawValue, label: subevent.name)] + body.fields
     }
 }
 
 extension LEMetaBody: FieldDescribable {
-    package var fields: [Field] {
+    public var fields: [Field] {
         switch self {
         case .connectionComplete(let e): return e.fields
         case .advertisingReport(let reports):
@@ -100,7 +100,7 @@ extension LEMetaBody: FieldDescribable {
 }
 
 extension LEConnectionCompleteEvent: FieldDescribable {
-    package var fields: [Field] {
+    public var fields: [Field] {
         var fields: [Field] = [.status("status", status), .handle(connectionHandle),
                                .code("role", role.rawValue, label: role.name),
                                .addressType("peerAddressType", peerAddressType), .address("peerAddress", peerAddress)]
@@ -118,12 +118,12 @@ extension LEConnectionCompleteEvent: FieldDescribable {
 
 extension LEAdvertisingReport: FieldDescribable {
     /// `ADV_IND 6B:30:F9:0E:C7:DD (random) RSSI -61 dBm name "DEMO-E6F1" …`.
-    package var summary: String {
+    public var summary: String {
         let ad = data.summary
         return "\(eventType) \(SummaryText.address(address, addressType)) RSSI \(rssi) dBm" + (ad.isEmpty ? "" : " \(ad)")
     }
 
-    package var fields: [Field] {
+    public var fields: [Field] {
         [.code("eventType", eventType.rawValue, label: eventType.name), .addressType("addressType", addressType),
          .address("address", address), Field("data", .object(data.fields)), .dBm("rssi", rssi)]
     }
@@ -131,14 +131,14 @@ extension LEAdvertisingReport: FieldDescribable {
 
 extension LEExtendedAdvertisingReport: FieldDescribable {
     /// `ADV_IND 6B:30:F9:0E:C7:DD (random) SID 1 RSSI -61 dBm …`, with the data status when not complete.
-    package var summary: String {
+    public var summary: String {
         let status = eventType.dataStatus == .complete ? "" : " [\(eventType.dataStatus)]"
         let ad = eventType.dataStatus == .incomplete ? "\(data.count) bytes" : advertisingData.summary
         return "\(eventType) \(SummaryText.address(address, addressType)) SID \(advertisingSID) RSSI \(rssi) dBm"
             + status + (ad.isEmpty ? "" : " \(ad)")
     }
 
-    package var fields: [Field] {
+    public var fields: [Field] {
         [.code("eventType", eventType.rawValue, width: 4, label: eventType.name),
          .code("dataStatus", eventType.dataStatus.rawValue, label: eventType.dataStatus.name),
          .addressType("addressType", addressType), .address("address", address),

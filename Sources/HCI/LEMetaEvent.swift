@@ -8,18 +8,18 @@ import BLEBase
 /// |      u8       |                               |
 /// +---------------+-------------------------------+
 /// ```
-package struct LEMetaEvent: Sendable, Equatable {
-    package var subevent: LESubeventCode
-    package var body: LEMetaBody
+public struct LEMetaEvent: Sendable, Equatable {
+    public var subevent: LESubeventCode
+    public var body: LEMetaBody
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         subevent = LESubeventCode(rawValue: try r.readUInt8("Subevent_Code"))
         body = try LEMetaBody(parsing: &r, subevent: subevent)
     }
 }
 
 /// Typed LE subevents; any other subevent keeps its parameter bytes.
-package enum LEMetaBody: Sendable, Equatable {
+public enum LEMetaBody: Sendable, Equatable {
     /// LE Connection Complete (0x01), LE Enhanced Connection Complete v1 (0x0A) and v2 (0x29).
     case connectionComplete(LEConnectionCompleteEvent)
     case advertisingReport([LEAdvertisingReport])
@@ -35,7 +35,7 @@ package enum LEMetaBody: Sendable, Equatable {
     case channelSelectionAlgorithm(LEChannelSelectionAlgorithmEvent)
     case raw([UInt8])
 
-    package init(parsing r: inout ByteReader, subevent: LESubeventCode) throws(DecodeError) {
+    public init(parsing r: inout ByteReader, subevent: LESubeventCode) throws(DecodeError) {
         switch subevent {
         case .connectionComplete, .enhancedConnectionCompleteV1, .enhancedConnectionCompleteV2:
             self = .connectionComplete(try LEConnectionCompleteEvent(parsing: &r, subevent: subevent))

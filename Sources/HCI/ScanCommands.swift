@@ -8,15 +8,15 @@ import BLEBase
 /// |    u8     | u16 ×0.625 ms | u16 ×0.625  |    u8    |      u8       |
 /// +-----------+---------------+-------------+----------+---------------+
 /// ```
-package struct LESetScanParametersCommand: Sendable, Equatable {
+public struct LESetScanParametersCommand: Sendable, Equatable {
     /// 0 passive, 1 active.
-    package var scanType: UInt8
-    package var scanInterval: UInt16
-    package var scanWindow: UInt16
-    package var ownAddressType: AddressType
-    package var scanningFilterPolicy: UInt8
+    public var scanType: UInt8
+    public var scanInterval: UInt16
+    public var scanWindow: UInt16
+    public var ownAddressType: AddressType
+    public var scanningFilterPolicy: UInt8
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         scanType = try r.readUInt8("LE_Scan_Type")
         scanInterval = try r.readUInt16LE("LE_Scan_Interval")
         scanWindow = try r.readUInt16LE("LE_Scan_Window")
@@ -33,11 +33,11 @@ package struct LESetScanParametersCommand: Sendable, Equatable {
 /// |      u8        |        u8         |
 /// +----------------+-------------------+
 /// ```
-package struct LESetScanEnableCommand: Sendable, Equatable {
-    package var enable: UInt8
-    package var filterDuplicates: UInt8
+public struct LESetScanEnableCommand: Sendable, Equatable {
+    public var enable: UInt8
+    public var filterDuplicates: UInt8
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         enable = try r.readUInt8("LE_Scan_Enable")
         filterDuplicates = try r.readUInt8("Filter_Duplicates")
     }
@@ -51,20 +51,20 @@ package struct LESetScanEnableCommand: Sendable, Equatable {
 /// |    u8    |      u8       |    u8 mask    | scan type u8, interval u16, window u16 |
 /// +----------+---------------+---------------+----------------------------------------+
 /// ```
-package struct LESetExtendedScanParametersCommand: Sendable, Equatable {
-    package var ownAddressType: AddressType
-    package var scanningFilterPolicy: UInt8
-    package var scanningPHYs: UInt8
-    package var phys: [PHYParameters]
+public struct LESetExtendedScanParametersCommand: Sendable, Equatable {
+    public var ownAddressType: AddressType
+    public var scanningFilterPolicy: UInt8
+    public var scanningPHYs: UInt8
+    public var phys: [PHYParameters]
 
-    package struct PHYParameters: Sendable, Equatable {
-        package var phy: LEPHY
-        package var scanType: UInt8
-        package var scanInterval: UInt16
-        package var scanWindow: UInt16
+    public struct PHYParameters: Sendable, Equatable {
+        public var phy: LEPHY
+        public var scanType: UInt8
+        public var scanInterval: UInt16
+        public var scanWindow: UInt16
     }
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         ownAddressType = AddressType(rawValue: try r.readUInt8("Own_Address_Type"))
         scanningFilterPolicy = try r.readUInt8("Scanning_Filter_Policy")
         scanningPHYs = try r.readUInt8("Scanning_PHYs")
@@ -86,13 +86,13 @@ package struct LESetExtendedScanParametersCommand: Sendable, Equatable {
 /// |   u8   |        u8         | u16 ×10 ms   | u16 ×1.28 s |
 /// +--------+-------------------+--------------+-------------+
 /// ```
-package struct LESetExtendedScanEnableCommand: Sendable, Equatable {
-    package var enable: UInt8
-    package var filterDuplicates: UInt8
-    package var duration: UInt16
-    package var period: UInt16
+public struct LESetExtendedScanEnableCommand: Sendable, Equatable {
+    public var enable: UInt8
+    public var filterDuplicates: UInt8
+    public var duration: UInt16
+    public var period: UInt16
 
-    package init(parsing r: inout ByteReader) throws(DecodeError) {
+    public init(parsing r: inout ByteReader) throws(DecodeError) {
         enable = try r.readUInt8("Enable")
         filterDuplicates = try r.readUInt8("Filter_Duplicates")
         duration = try r.readUInt16LE("Duration")

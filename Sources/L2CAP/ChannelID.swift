@@ -1,28 +1,28 @@
 import BLEBase
 
 /// An L2CAP channel identifier (Core v5.4 Vol 3 Part A §2.1, Table 2.1 and 2.2).
-package struct ChannelID: RawRepresentable, Hashable, Sendable, Comparable {
-    package var rawValue: UInt16
-    package init(rawValue: UInt16) { self.rawValue = rawValue }
+public struct ChannelID: RawRepresentable, Hashable, Sendable, Comparable {
+    public var rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    package static let null = Self(rawValue: 0x0000)
-    package static let signalling = Self(rawValue: 0x0001)
-    package static let connectionless = Self(rawValue: 0x0002)
-    package static let ampManager = Self(rawValue: 0x0003)
-    package static let attribute = Self(rawValue: 0x0004)
-    package static let leSignalling = Self(rawValue: 0x0005)
-    package static let securityManager = Self(rawValue: 0x0006)
-    package static let brEdrSecurityManager = Self(rawValue: 0x0007)
+    public static let null = Self(rawValue: 0x0000)
+    public static let signalling = Self(rawValue: 0x0001)
+    public static let connectionless = Self(rawValue: 0x0002)
+    public static let ampManager = Self(rawValue: 0x0003)
+    public static let attribute = Self(rawValue: 0x0004)
+    public static let leSignalling = Self(rawValue: 0x0005)
+    public static let securityManager = Self(rawValue: 0x0006)
+    public static let brEdrSecurityManager = Self(rawValue: 0x0007)
 
     /// First dynamically allocated identifier (both transports).
-    package static let firstDynamic = Self(rawValue: 0x0040)
+    public static let firstDynamic = Self(rawValue: 0x0040)
     /// Last identifier of the LE dynamic range.
-    package static let lastLEDynamic = Self(rawValue: 0x007F)
+    public static let lastLEDynamic = Self(rawValue: 0x007F)
 
-    package var isDynamic: Bool { rawValue >= Self.firstDynamic.rawValue }
-    package var isLEDynamic: Bool { (Self.firstDynamic.rawValue...Self.lastLEDynamic.rawValue).contains(rawValue) }
+    public var isDynamic: Bool { rawValue >= Self.firstDynamic.rawValue }
+    public var isLEDynamic: Bool { (Self.firstDynamic.rawValue...Self.lastLEDynamic.rawValue).contains(rawValue) }
 
-    package var name: String {
+    public var name: String {
         switch rawValue {
         case 0x0000: return "Null"
         case 0x0001: return "BR/EDR Signalling"
@@ -38,5 +38,5 @@ package struct ChannelID: RawRepresentable, Hashable, Sendable, Comparable {
         }
     }
 
-    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

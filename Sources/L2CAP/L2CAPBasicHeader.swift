@@ -9,25 +9,25 @@ import BLEBase
 /// +--------+--------+---------------------+
 ///   u16 LE   u16 LE   `length` bytes
 /// ```
-package struct L2CAPBasicHeader: Sendable, Equatable {
+public struct L2CAPBasicHeader: Sendable, Equatable {
     /// Size of the header on the wire.
-    package static let size = 4
+    public static let size = 4
 
     /// Length of the information payload, header excluded.
-    package var length: UInt16
-    package var channelID: ChannelID
+    public var length: UInt16
+    public var channelID: ChannelID
 
-    package init(length: UInt16, channelID: ChannelID) {
+    public init(length: UInt16, channelID: ChannelID) {
         self.length = length
         self.channelID = channelID
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         length = try reader.readUInt16LE("L2CAP length")
         channelID = ChannelID(rawValue: try reader.readUInt16LE("L2CAP channel ID"))
     }
 
-    package func append(to writer: inout ByteWriter) {
+    public func append(to writer: inout ByteWriter) {
         writer.writeUInt16LE(length)
         writer.writeUInt16LE(channelID.rawValue)
     }

@@ -4,13 +4,13 @@ import BLEBase
 ///
 /// For HCI captures `connection` is the 12-bit ACL connection handle; for air captures it is the
 /// link-layer access address. `direction` is the caller's own code for the way the data travels.
-package struct FragmentStreamKey: Hashable, Sendable {
+public struct FragmentStreamKey: Hashable, Sendable {
     /// Controller index when the capture carries one.
-    package var adapter: UInt16?
-    package var connection: UInt32
-    package var direction: UInt8
+    public var adapter: UInt16?
+    public var connection: UInt32
+    public var direction: UInt8
 
-    package init(adapter: UInt16? = nil, connection: UInt32, direction: UInt8) {
+    public init(adapter: UInt16? = nil, connection: UInt32, direction: UInt8) {
         self.adapter = adapter
         self.connection = connection
         self.direction = direction
@@ -18,18 +18,18 @@ package struct FragmentStreamKey: Hashable, Sendable {
 }
 
 /// A complete L2CAP basic frame rebuilt from one or more fragments.
-package struct L2CAPFrame: Sendable, Equatable {
-    package var channelID: ChannelID
+public struct L2CAPFrame: Sendable, Equatable {
+    public var channelID: ChannelID
     /// The information payload (header removed) as a reader whose offsets start at 0; it shares
     /// the storage of the record that carried a single-fragment PDU.
-    package var body: ByteReader
-    package var firstRecordIndex: Int
-    package var lastRecordIndex: Int
-    package var firstTimestampUs: Int64
-    package var lastTimestampUs: Int64
-    package var fragmentCount: Int
+    public var body: ByteReader
+    public var firstRecordIndex: Int
+    public var lastRecordIndex: Int
+    public var firstTimestampUs: Int64
+    public var lastTimestampUs: Int64
+    public var fragmentCount: Int
 
-    package init(channelID: ChannelID, body: ByteReader, firstRecordIndex: Int, lastRecordIndex: Int,
+    public init(channelID: ChannelID, body: ByteReader, firstRecordIndex: Int, lastRecordIndex: Int,
                 firstTimestampUs: Int64, lastTimestampUs: Int64, fragmentCount: Int) {
         self.channelID = channelID
         self.body = body
@@ -40,7 +40,7 @@ package struct L2CAPFrame: Sendable, Equatable {
         self.fragmentCount = fragmentCount
     }
 
-    package init(channelID: ChannelID, payload: [UInt8], firstRecordIndex: Int, lastRecordIndex: Int,
+    public init(channelID: ChannelID, payload: [UInt8], firstRecordIndex: Int, lastRecordIndex: Int,
                 firstTimestampUs: Int64, lastTimestampUs: Int64, fragmentCount: Int) {
         self.init(channelID: channelID, body: ByteReader(payload), firstRecordIndex: firstRecordIndex,
                   lastRecordIndex: lastRecordIndex, firstTimestampUs: firstTimestampUs,
@@ -48,10 +48,10 @@ package struct L2CAPFrame: Sendable, Equatable {
     }
 
     /// The information payload (header removed), without copying it.
-    package var payload: ArraySlice<UInt8> { body.unreadBytes }
+    public var payload: ArraySlice<UInt8> { body.unreadBytes }
 
     /// Frames are equal by their bytes, wherever those are stored.
-    package static func == (lhs: L2CAPFrame, rhs: L2CAPFrame) -> Bool {
+    public static func == (lhs: L2CAPFrame, rhs: L2CAPFrame) -> Bool {
         lhs.channelID == rhs.channelID && lhs.payload.elementsEqual(rhs.payload)
             && lhs.firstRecordIndex == rhs.firstRecordIndex && lhs.lastRecordIndex == rhs.lastRecordIndex
             && lhs.firstTimestampUs == rhs.firstTimestampUs && lhs.lastTimestampUs == rhs.lastTimestampUs
@@ -60,25 +60,25 @@ package struct L2CAPFrame: Sendable, Equatable {
 }
 
 /// A PDU still being collected, as reported when it cannot complete.
-package struct PartialL2CAPFrame: Sendable, Equatable {
-    package var key: FragmentStreamKey
+public struct PartialL2CAPFrame: Sendable, Equatable {
+    public var key: FragmentStreamKey
     /// The basic header, once its four bytes have arrived.
-    package var header: L2CAPBasicHeader?
+    public var header: L2CAPBasicHeader?
     /// The PDU's bytes from its first byte (header included), up to the first byte the capturing
     /// tool cut away.
-    package var bytes: [UInt8]
+    public var bytes: [UInt8]
     /// Bytes carried by every fragment so far, header included.
-    package var receivedByteCount: Int
+    public var receivedByteCount: Int
     /// Bytes the capturing tool cut from the fragments (their `truncatedBy` summed).
-    package var missingByteCount: Int
-    package var firstRecordIndex: Int
-    package var lastRecordIndex: Int
-    package var firstTimestampUs: Int64
-    package var lastTimestampUs: Int64
-    package var fragmentCount: Int
+    public var missingByteCount: Int
+    public var firstRecordIndex: Int
+    public var lastRecordIndex: Int
+    public var firstTimestampUs: Int64
+    public var lastTimestampUs: Int64
+    public var fragmentCount: Int
 
     /// The whole PDU's size, header included, once the header is known.
-    package var expectedByteCount: Int? { header.map { Int($0.length) + L2CAPBasicHeader.size } }
+    public var expectedByteCount: Int? { header.map { Int($0.length) + L2CAPBasicHeader.size } }
 
     init(key: FragmentStreamKey, recordIndex: Int, timestampUs: Int64) {
         self.key = key
@@ -139,7 +139,7 @@ package struct PartialL2CAPFrame: Sendable, Equatable {
 
 /// What feeding a fragment (or flushing a stream) produced. Every anomaly is an event, so that
 /// the pipeline can report it next to the packets.
-package enum ReassemblyEvent: Sendable, Equatable {
+public enum ReassemblyEvent: Sendable, Equatable {
     /// A PDU whose fragments added up to exactly its length field.
     case complete(L2CAPFrame)
     /// A continuation fragment on a stream with no PDU being collected.
@@ -158,17 +158,17 @@ package enum ReassemblyEvent: Sendable, Equatable {
 
 /// What one fragment produced, in order: the PDU it interrupted, then what the fragment itself
 /// led to (a complete PDU or an anomaly); each nil when there is none.
-package struct ReassemblyStep: Sendable, Equatable {
-    package var interrupted: ReassemblyEvent?
-    package var outcome: ReassemblyEvent?
+public struct ReassemblyStep: Sendable, Equatable {
+    public var interrupted: ReassemblyEvent?
+    public var outcome: ReassemblyEvent?
 
-    package init(interrupted: ReassemblyEvent? = nil, outcome: ReassemblyEvent? = nil) {
+    public init(interrupted: ReassemblyEvent? = nil, outcome: ReassemblyEvent? = nil) {
         self.interrupted = interrupted
         self.outcome = outcome
     }
 
     /// The events as a list, in order.
-    package var events: [ReassemblyEvent] { [interrupted, outcome].compactMap { $0 } }
+    public var events: [ReassemblyEvent] { [interrupted, outcome].compactMap { $0 } }
 }
 
 /// Rebuilds L2CAP basic frames from fragments (Core v5.4 Vol 3 Part A §7.2.1: the first
@@ -179,22 +179,22 @@ package struct ReassemblyStep: Sendable, Equatable {
 /// (`complete`/`overrun`), a cut fragment makes completion impossible (`cutShort`), another start
 /// arrives (`interrupted`), or the stream is flushed. State exists only while a PDU is being
 /// collected, and a PDU is at most 65535 + 4 bytes because its length field is 16 bits.
-package struct L2CAPReassembler: Sendable {
+public struct L2CAPReassembler: Sendable {
     private var collecting: [FragmentStreamKey: PartialL2CAPFrame] = [:]
 
-    package init() {}
+    public init() {}
 
     /// Streams with a PDU being collected.
-    package var pendingStreamCount: Int { collecting.count }
+    public var pendingStreamCount: Int { collecting.count }
 
     /// The PDU being collected on `key`, if any.
-    package func pending(_ key: FragmentStreamKey) -> PartialL2CAPFrame? { collecting[key] }
+    public func pending(_ key: FragmentStreamKey) -> PartialL2CAPFrame? { collecting[key] }
 
     /// Feeds one fragment, given as a reader over its bytes. `isStart` marks a first fragment
     /// (HCI packet boundary 0b00/0b10, LL LLID 0b10); `truncatedBy` is how many bytes the
     /// capturing tool cut from this fragment. A start fragment holding a whole PDU (the common
     /// case) completes without touching the per-stream state.
-    package mutating func step(key: FragmentStreamKey, isStart: Bool, fragment: ByteReader, recordIndex: Int,
+    public mutating func step(key: FragmentStreamKey, isStart: Bool, fragment: ByteReader, recordIndex: Int,
                               timestampUs: Int64, truncatedBy: Int = 0) -> ReassemblyStep {
         guard isStart else {
             // A continuation grows its pending PDU in place: taken out and put back, the PDU
@@ -229,13 +229,13 @@ package struct L2CAPReassembler: Sendable {
     }
 
     /// What `singleFragmentFrame` made of a fragment.
-    package enum SingleFragment: Sendable {
+    public enum SingleFragment: Sendable {
         /// The fragment was a whole PDU: its frame, the fragment's bytes as its body.
         case frame(L2CAPFrame)
         /// The fragment back, unread, to feed to `step`.
         case notWhole(ByteReader)
 
-        package var frame: L2CAPFrame? {
+        public var frame: L2CAPFrame? {
             if case .frame(let frame) = self { frame } else { nil }
         }
     }
@@ -244,7 +244,7 @@ package struct L2CAPReassembler: Sendable {
     /// exactly one whole PDU on a stream with none pending (feeding it would change no state).
     /// Otherwise the fragment comes back, for `step`. It moves through, not copied (a copy of a
     /// reader costs a reference count on its bytes).
-    package func singleFragmentFrame(key: FragmentStreamKey, isStart: Bool, fragment: consuming ByteReader, recordIndex: Int,
+    public func singleFragmentFrame(key: FragmentStreamKey, isStart: Bool, fragment: consuming ByteReader, recordIndex: Int,
                                     timestampUs: Int64, truncatedBy: Int = 0) -> SingleFragment {
         guard isStart, truncatedBy <= 0, collecting.isEmpty || collecting[key] == nil else { return .notWhole(fragment) }
         return Self.wholeFrame(fragment, recordIndex: recordIndex, timestampUs: timestampUs)
@@ -265,25 +265,25 @@ package struct L2CAPReassembler: Sendable {
     }
 
     /// Feeds one fragment (see `step`) and lists what it produced.
-    package mutating func feed(key: FragmentStreamKey, isStart: Bool, bytes: ArraySlice<UInt8>, recordIndex: Int,
+    public mutating func feed(key: FragmentStreamKey, isStart: Bool, bytes: ArraySlice<UInt8>, recordIndex: Int,
                               timestampUs: Int64, truncatedBy: Int = 0) -> [ReassemblyEvent] {
         feed(key: key, isStart: isStart, bytes: Array(bytes), recordIndex: recordIndex,
              timestampUs: timestampUs, truncatedBy: truncatedBy)
     }
 
-    package mutating func feed(key: FragmentStreamKey, isStart: Bool, bytes: [UInt8], recordIndex: Int,
+    public mutating func feed(key: FragmentStreamKey, isStart: Bool, bytes: [UInt8], recordIndex: Int,
                               timestampUs: Int64, truncatedBy: Int = 0) -> [ReassemblyEvent] {
         step(key: key, isStart: isStart, fragment: ByteReader(bytes, layer: .l2cap), recordIndex: recordIndex,
              timestampUs: timestampUs, truncatedBy: truncatedBy).events
     }
 
     /// Ends the stream (its link disconnected); reports the PDU left pending, if any.
-    package mutating func flush(key: FragmentStreamKey) -> ReassemblyEvent? {
+    public mutating func flush(key: FragmentStreamKey) -> ReassemblyEvent? {
         collecting.removeValue(forKey: key).map { .flushed($0) }
     }
 
     /// Ends every stream (end of capture); pending PDUs are reported in the order they started.
-    package mutating func flushAll() -> [ReassemblyEvent] {
+    public mutating func flushAll() -> [ReassemblyEvent] {
         let pending = collecting.values.sorted { $0.firstRecordIndex < $1.firstRecordIndex }
         collecting.removeAll()
         return pending.map { .flushed($0) }

@@ -2,19 +2,19 @@ import BLEBase
 
 /// A Protocol/Service Multiplexer: what a dynamic L2CAP channel was opened for (Core v5.4 Vol 3
 /// Part A §4.2; the values are the SIG's assigned numbers, "Protocol Identifiers" and "LE PSM").
-package struct PSM: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible {
-    package var rawValue: UInt16
-    package init(rawValue: UInt16) { self.rawValue = rawValue }
+public struct PSM: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    package static let sdp = Self(rawValue: 0x0001)
-    package static let rfcomm = Self(rawValue: 0x0003)
-    package static let att = Self(rawValue: 0x001F)
+    public static let sdp = Self(rawValue: 0x0001)
+    public static let rfcomm = Self(rawValue: 0x0003)
+    public static let att = Self(rawValue: 0x001F)
     /// Enhanced ATT bearers (Core v5.4 Vol 3 Part F §3.2.11), on enhanced credit-based channels.
-    package static let eatt = Self(rawValue: 0x0027)
+    public static let eatt = Self(rawValue: 0x0027)
 
-    package var name: String { Self.names[rawValue] ?? "PSM \(Hex.code(rawValue, width: 4))" }
-    package var description: String { Self.names[rawValue] == nil ? name : "\(name) (\(Hex.code(rawValue, width: 4)))" }
-    package static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+    public var name: String { Self.names[rawValue] ?? "PSM \(Hex.code(rawValue, width: 4))" }
+    public var description: String { Self.names[rawValue] == nil ? name : "\(name) (\(Hex.code(rawValue, width: 4)))" }
+    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 
     static let names: [UInt16: String] = [
         0x0001: "SDP", 0x0003: "RFCOMM", 0x0005: "TCS-BIN", 0x0007: "TCS-BIN-CORDLESS", 0x000F: "BNEP",

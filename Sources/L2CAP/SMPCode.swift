@@ -1,24 +1,24 @@
 import BLEBase
 
 /// A Security Manager Protocol command code (Core v5.4 Vol 3 Part H §3.3, Table 3.3).
-package struct SMPCode: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct SMPCode: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let pairingRequest = Self(rawValue: 0x01)
-    package static let pairingResponse = Self(rawValue: 0x02)
-    package static let pairingConfirm = Self(rawValue: 0x03)
-    package static let pairingRandom = Self(rawValue: 0x04)
-    package static let pairingFailed = Self(rawValue: 0x05)
-    package static let encryptionInformation = Self(rawValue: 0x06)
-    package static let centralIdentification = Self(rawValue: 0x07)
-    package static let identityInformation = Self(rawValue: 0x08)
-    package static let identityAddressInformation = Self(rawValue: 0x09)
-    package static let signingInformation = Self(rawValue: 0x0A)
-    package static let securityRequest = Self(rawValue: 0x0B)
-    package static let pairingPublicKey = Self(rawValue: 0x0C)
-    package static let pairingDHKeyCheck = Self(rawValue: 0x0D)
-    package static let keypressNotification = Self(rawValue: 0x0E)
+    public static let pairingRequest = Self(rawValue: 0x01)
+    public static let pairingResponse = Self(rawValue: 0x02)
+    public static let pairingConfirm = Self(rawValue: 0x03)
+    public static let pairingRandom = Self(rawValue: 0x04)
+    public static let pairingFailed = Self(rawValue: 0x05)
+    public static let encryptionInformation = Self(rawValue: 0x06)
+    public static let centralIdentification = Self(rawValue: 0x07)
+    public static let identityInformation = Self(rawValue: 0x08)
+    public static let identityAddressInformation = Self(rawValue: 0x09)
+    public static let signingInformation = Self(rawValue: 0x0A)
+    public static let securityRequest = Self(rawValue: 0x0B)
+    public static let pairingPublicKey = Self(rawValue: 0x0C)
+    public static let pairingDHKeyCheck = Self(rawValue: 0x0D)
+    public static let keypressNotification = Self(rawValue: 0x0E)
 
     /// Name and parameter size of every known command (§3.5–§3.6: all are fixed-size).
     private var entry: (name: String, size: Int)? {
@@ -41,8 +41,8 @@ package struct SMPCode: RawRepresentable, Hashable, Sendable {
         }
     }
 
-    package var name: String { entry?.name ?? "Unknown (\(Hex.code(rawValue)))" }
+    public var name: String { entry?.name ?? "Unknown (\(Hex.code(rawValue)))" }
 
     /// The parameters' size rule for known codes.
-    package var parameterLength: ParameterLength? { entry.map { .fixed($0.size) } }
+    public var parameterLength: ParameterLength? { entry.map { .fixed($0.size) } }
 }

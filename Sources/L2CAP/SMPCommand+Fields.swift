@@ -1,7 +1,7 @@
 import BLEBase
 
 extension SMPCommand: FieldDescribable {
-    package var fields: [Field] {
+    public var fields: [Field] {
         [.code("code", code.rawValue, label: code.name), .string("codeName", code.name)] + parameters.fields
     }
 }

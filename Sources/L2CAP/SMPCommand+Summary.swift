@@ -2,7 +2,7 @@ import BLEBase
 
 extension SMPCommand {
     /// One line, e.g. `SMP Pairing Request io NoInputNoOutput auth bonding,SC max key 16`.
-    package var summary: String {
+    public var summary: String {
         switch parameters {
         case let .pairingRequest(features), let .pairingResponse(features):
             return "SMP \(code.name) io \(features.ioCapability.name) auth \(authText(features.authReq))"

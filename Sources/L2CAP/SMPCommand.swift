@@ -10,18 +10,18 @@ import BLEBase
 ///   u8
 /// ```
 /// Keys and random values stay in wire order (least significant byte first).
-package struct SMPCommand: Sendable, Equatable {
-    package var code: SMPCode
-    package var parameters: SMPParameters
+public struct SMPCommand: Sendable, Equatable {
+    public var code: SMPCode
+    public var parameters: SMPParameters
 
-    package init(code: SMPCode, parameters: SMPParameters) {
+    public init(code: SMPCode, parameters: SMPParameters) {
         self.code = code
         self.parameters = parameters
     }
 
     /// Reads the code and the rest of `reader` as its parameters; their size is checked
     /// against the code's rule first, unknown codes keep their bytes raw.
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         code = SMPCode(rawValue: try reader.readUInt8("SMP code"))
         var rest = reader.sliceRemaining(layer: .smp)
         guard let rule = code.parameterLength else {
@@ -34,7 +34,7 @@ package struct SMPCommand: Sendable, Equatable {
 }
 
 /// The typed parameters of an SMP command (Core v5.4 Vol 3 Part H §3.5–§3.6).
-package enum SMPParameters: Sendable, Equatable {
+public enum SMPParameters: Sendable, Equatable {
     case pairingRequest(SMPPairingFeatures)
     case pairingResponse(SMPPairingFeatures)
     case pairingConfirm(confirmValue: [UInt8])
@@ -102,17 +102,17 @@ package enum SMPParameters: Sendable, Equatable {
 /// +--------+-------+---------+----------+--------------+--------------+
 ///   u8 each
 /// ```
-package struct SMPPairingFeatures: Sendable, Equatable {
-    package var ioCapability: SMPIOCapability
+public struct SMPPairingFeatures: Sendable, Equatable {
+    public var ioCapability: SMPIOCapability
     /// 0x00 OOB data not present, 0x01 present; others reserved.
-    package var oobDataFlag: UInt8
-    package var authReq: SMPAuthenticationRequirements
+    public var oobDataFlag: UInt8
+    public var authReq: SMPAuthenticationRequirements
     /// 7...16 bytes.
-    package var maxEncryptionKeySize: UInt8
-    package var initiatorKeyDistribution: SMPKeyDistribution
-    package var responderKeyDistribution: SMPKeyDistribution
+    public var maxEncryptionKeySize: UInt8
+    public var initiatorKeyDistribution: SMPKeyDistribution
+    public var responderKeyDistribution: SMPKeyDistribution
 
-    package init(ioCapability: SMPIOCapability, oobDataFlag: UInt8, authReq: SMPAuthenticationRequirements,
+    public init(ioCapability: SMPIOCapability, oobDataFlag: UInt8, authReq: SMPAuthenticationRequirements,
                 maxEncryptionKeySize: UInt8, initiatorKeyDistribution: SMPKeyDistribution,
                 responderKeyDistribution: SMPKeyDistribution) {
         self.ioCapability = ioCapability
@@ -123,7 +123,7 @@ package struct SMPPairingFeatures: Sendable, Equatable {
         self.responderKeyDistribution = responderKeyDistribution
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         ioCapability = SMPIOCapability(rawValue: try reader.readUInt8("IO capability"))
         oobDataFlag = try reader.readUInt8("OOB data flag")
         authReq = SMPAuthenticationRequirements(rawValue: try reader.readUInt8("AuthReq"))
@@ -132,5 +132,5 @@ package struct SMPPairingFeatures: Sendable, Equatable {
         responderKeyDistribution = SMPKeyDistribution(rawValue: try reader.readUInt8("responder key distribution"))
     }
 
-    package var oobDataPresent: Bool { oobDataFlag == 0x01 }
+    public var oobDataPresent: Bool { oobDataFlag == 0x01 }
 }

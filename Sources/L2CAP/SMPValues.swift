@@ -1,17 +1,17 @@
 import BLEBase
 
 /// IO capability (Core v5.4 Vol 3 Part H §3.5.1, Table 3.4).
-package struct SMPIOCapability: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct SMPIOCapability: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let displayOnly = Self(rawValue: 0x00)
-    package static let displayYesNo = Self(rawValue: 0x01)
-    package static let keyboardOnly = Self(rawValue: 0x02)
-    package static let noInputNoOutput = Self(rawValue: 0x03)
-    package static let keyboardDisplay = Self(rawValue: 0x04)
+    public static let displayOnly = Self(rawValue: 0x00)
+    public static let displayYesNo = Self(rawValue: 0x01)
+    public static let keyboardOnly = Self(rawValue: 0x02)
+    public static let noInputNoOutput = Self(rawValue: 0x03)
+    public static let keyboardDisplay = Self(rawValue: 0x04)
 
-    package var name: String {
+    public var name: String {
         switch rawValue {
         case 0x00: return "DisplayOnly"
         case 0x01: return "DisplayYesNo"
@@ -31,56 +31,56 @@ package struct SMPIOCapability: RawRepresentable, Hashable, Sendable {
 /// |  RFU  | CT2 | Kp   | SC | MITM | Bond |
 /// +-------+-----+------+----+------+------+
 /// ```
-package struct SMPAuthenticationRequirements: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct SMPAuthenticationRequirements: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Bonding_Flags (bits 0–1): 0b01 bonding, 0b00 no bonding, others reserved.
-    package var bondingFlags: UInt8 { rawValue & 0x03 }
-    package var bonding: Bool { bondingFlags == 0x01 }
-    package var mitm: Bool { rawValue & 0x04 != 0 }
-    package var secureConnections: Bool { rawValue & 0x08 != 0 }
-    package var keypress: Bool { rawValue & 0x10 != 0 }
-    package var ct2: Bool { rawValue & 0x20 != 0 }
+    public var bondingFlags: UInt8 { rawValue & 0x03 }
+    public var bonding: Bool { bondingFlags == 0x01 }
+    public var mitm: Bool { rawValue & 0x04 != 0 }
+    public var secureConnections: Bool { rawValue & 0x08 != 0 }
+    public var keypress: Bool { rawValue & 0x10 != 0 }
+    public var ct2: Bool { rawValue & 0x20 != 0 }
 
     /// Names of the set requirements in bit order: `bonding`, `MITM`, `SC`, `keypress`, `CT2`.
-    package var names: [String] {
+    public var names: [String] {
         [(bonding, "bonding"), (mitm, "MITM"), (secureConnections, "SC"), (keypress, "keypress"), (ct2, "CT2")]
             .filter(\.0).map(\.1)
     }
 }
 
 /// Initiator/Responder Key Distribution bits (Core v5.4 Vol 3 Part H §3.6.1, Figure 3.11).
-package struct SMPKeyDistribution: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct SMPKeyDistribution: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let encryptionKey = Self(rawValue: 0x01)
-    package static let identityKey = Self(rawValue: 0x02)
-    package static let signingKey = Self(rawValue: 0x04)
-    package static let linkKey = Self(rawValue: 0x08)
+    public static let encryptionKey = Self(rawValue: 0x01)
+    public static let identityKey = Self(rawValue: 0x02)
+    public static let signingKey = Self(rawValue: 0x04)
+    public static let linkKey = Self(rawValue: 0x08)
 
-    package func contains(_ key: Self) -> Bool { rawValue & key.rawValue == key.rawValue }
+    public func contains(_ key: Self) -> Bool { rawValue & key.rawValue == key.rawValue }
 
     /// Names of the set bits: `EncKey`, `IdKey`, `SignKey`, `LinkKey`.
-    package var names: [String] {
+    public var names: [String] {
         [(Self.encryptionKey, "EncKey"), (.identityKey, "IdKey"), (.signingKey, "SignKey"), (.linkKey, "LinkKey")]
             .filter { contains($0.0) }.map(\.1)
     }
 }
 
 /// Pairing Failed reason (Core v5.4 Vol 3 Part H §3.5.5, Table 3.7).
-package struct SMPPairingFailedReason: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct SMPPairingFailedReason: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let passkeyEntryFailed = Self(rawValue: 0x01)
-    package static let confirmValueFailed = Self(rawValue: 0x04)
-    package static let pairingNotSupported = Self(rawValue: 0x05)
-    package static let unspecifiedReason = Self(rawValue: 0x08)
-    package static let dhKeyCheckFailed = Self(rawValue: 0x0B)
+    public static let passkeyEntryFailed = Self(rawValue: 0x01)
+    public static let confirmValueFailed = Self(rawValue: 0x04)
+    public static let pairingNotSupported = Self(rawValue: 0x05)
+    public static let unspecifiedReason = Self(rawValue: 0x08)
+    public static let dhKeyCheckFailed = Self(rawValue: 0x0B)
 
-    package var name: String {
+    public var name: String {
         switch rawValue {
         case 0x01: return "Passkey Entry Failed"
         case 0x02: return "OOB Not Available"
@@ -103,11 +103,11 @@ package struct SMPPairingFailedReason: RawRepresentable, Hashable, Sendable {
 }
 
 /// Keypress Notification type (Core v5.4 Vol 3 Part H §3.5.8, Table 3.8).
-package struct SMPKeypressNotificationType: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct SMPKeypressNotificationType: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package var name: String {
+    public var name: String {
         switch rawValue {
         case 0x00: return "Passkey entry started"
         case 0x01: return "Passkey digit entered"

@@ -1,36 +1,36 @@
 import BLEBase
 
 /// An L2CAP signalling command code (Core v5.4 Vol 3 Part A §4).
-package struct SignallingCode: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct SignallingCode: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let commandReject = Self(rawValue: 0x01)
-    package static let connectionRequest = Self(rawValue: 0x02)
-    package static let connectionResponse = Self(rawValue: 0x03)
-    package static let configurationRequest = Self(rawValue: 0x04)
-    package static let configurationResponse = Self(rawValue: 0x05)
-    package static let disconnectionRequest = Self(rawValue: 0x06)
-    package static let disconnectionResponse = Self(rawValue: 0x07)
-    package static let echoRequest = Self(rawValue: 0x08)
-    package static let echoResponse = Self(rawValue: 0x09)
-    package static let informationRequest = Self(rawValue: 0x0A)
-    package static let informationResponse = Self(rawValue: 0x0B)
-    package static let createChannelRequest = Self(rawValue: 0x0C)
-    package static let createChannelResponse = Self(rawValue: 0x0D)
-    package static let moveChannelRequest = Self(rawValue: 0x0E)
-    package static let moveChannelResponse = Self(rawValue: 0x0F)
-    package static let moveChannelConfirmationRequest = Self(rawValue: 0x10)
-    package static let moveChannelConfirmationResponse = Self(rawValue: 0x11)
-    package static let connectionParameterUpdateRequest = Self(rawValue: 0x12)
-    package static let connectionParameterUpdateResponse = Self(rawValue: 0x13)
-    package static let leCreditBasedConnectionRequest = Self(rawValue: 0x14)
-    package static let leCreditBasedConnectionResponse = Self(rawValue: 0x15)
-    package static let flowControlCreditIndication = Self(rawValue: 0x16)
-    package static let creditBasedConnectionRequest = Self(rawValue: 0x17)
-    package static let creditBasedConnectionResponse = Self(rawValue: 0x18)
-    package static let creditBasedReconfigureRequest = Self(rawValue: 0x19)
-    package static let creditBasedReconfigureResponse = Self(rawValue: 0x1A)
+    public static let commandReject = Self(rawValue: 0x01)
+    public static let connectionRequest = Self(rawValue: 0x02)
+    public static let connectionResponse = Self(rawValue: 0x03)
+    public static let configurationRequest = Self(rawValue: 0x04)
+    public static let configurationResponse = Self(rawValue: 0x05)
+    public static let disconnectionRequest = Self(rawValue: 0x06)
+    public static let disconnectionResponse = Self(rawValue: 0x07)
+    public static let echoRequest = Self(rawValue: 0x08)
+    public static let echoResponse = Self(rawValue: 0x09)
+    public static let informationRequest = Self(rawValue: 0x0A)
+    public static let informationResponse = Self(rawValue: 0x0B)
+    public static let createChannelRequest = Self(rawValue: 0x0C)
+    public static let createChannelResponse = Self(rawValue: 0x0D)
+    public static let moveChannelRequest = Self(rawValue: 0x0E)
+    public static let moveChannelResponse = Self(rawValue: 0x0F)
+    public static let moveChannelConfirmationRequest = Self(rawValue: 0x10)
+    public static let moveChannelConfirmationResponse = Self(rawValue: 0x11)
+    public static let connectionParameterUpdateRequest = Self(rawValue: 0x12)
+    public static let connectionParameterUpdateResponse = Self(rawValue: 0x13)
+    public static let leCreditBasedConnectionRequest = Self(rawValue: 0x14)
+    public static let leCreditBasedConnectionResponse = Self(rawValue: 0x15)
+    public static let flowControlCreditIndication = Self(rawValue: 0x16)
+    public static let creditBasedConnectionRequest = Self(rawValue: 0x17)
+    public static let creditBasedConnectionResponse = Self(rawValue: 0x18)
+    public static let creditBasedReconfigureRequest = Self(rawValue: 0x19)
+    public static let creditBasedReconfigureResponse = Self(rawValue: 0x1A)
 
     /// Name and the size rule of the command's data for every code this decoder types
     /// (Part A §4); BR/EDR-only codes have a name and no typed data.
@@ -66,8 +66,8 @@ package struct SignallingCode: RawRepresentable, Hashable, Sendable {
         }
     }
 
-    package var name: String { entry?.name ?? "Unknown (\(Hex.code(rawValue)))" }
+    public var name: String { entry?.name ?? "Unknown (\(Hex.code(rawValue)))" }
 
     /// The size rule of the command's data when this decoder types it.
-    package var dataLength: ParameterLength? { entry?.length }
+    public var dataLength: ParameterLength? { entry?.length }
 }

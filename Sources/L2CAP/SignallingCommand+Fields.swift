@@ -1,14 +1,14 @@
 import BLEBase
 
 extension SignallingCommand: FieldDescribable {
-    package var fields: [Field] {
+    public var fields: [Field] {
         [.code("code", code.rawValue, label: code.name), .string("codeName", code.name),
          .int("identifier", identifier)] + parameters.fields
     }
 }
 
 extension SignallingPDU: FieldDescribable {
-    package var fields: [Field] {
+    public var fields: [Field] {
         [Field("commands", .list(commands.map { .object($0.fields) }))]
     }
 }

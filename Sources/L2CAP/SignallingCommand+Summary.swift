@@ -3,7 +3,7 @@ import BLEBase
 extension SignallingCommand {
     /// One line, e.g. `L2CAP Connection Parameter Update Request interval 7.50–15.00 ms latency 0
     /// timeout 4000 ms`.
-    package var summary: String {
+    public var summary: String {
         let detail = parameters.summaryDetail
         return detail.isEmpty ? "L2CAP \(code.name)" : "L2CAP \(code.name) \(detail)"
     }
@@ -11,7 +11,7 @@ extension SignallingCommand {
 
 extension SignallingPDU {
     /// The commands' summaries joined with `; `.
-    package var summary: String { commands.map(\.summary).joined(separator: "; ") }
+    public var summary: String { commands.map(\.summary).joined(separator: "; ") }
 }
 
 extension SignallingParameters {

@@ -9,13 +9,13 @@ import BLEBase
 /// +------+------------+--------+----------------+
 ///   u8     u8           u16 LE   `length` bytes
 /// ```
-package struct SignallingCommand: Sendable, Equatable {
-    package var code: SignallingCode
+public struct SignallingCommand: Sendable, Equatable {
+    public var code: SignallingCode
     /// Matches a response to its request.
-    package var identifier: UInt8
-    package var parameters: SignallingParameters
+    public var identifier: UInt8
+    public var parameters: SignallingParameters
 
-    package init(code: SignallingCode, identifier: UInt8, parameters: SignallingParameters) {
+    public init(code: SignallingCode, identifier: UInt8, parameters: SignallingParameters) {
         self.code = code
         self.identifier = identifier
         self.parameters = parameters
@@ -23,7 +23,7 @@ package struct SignallingCommand: Sendable, Equatable {
 
     /// Reads one command; the data's size is checked against the code's rule before the
     /// typed decoder runs.
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         code = SignallingCode(rawValue: try reader.readUInt8("signalling code"))
         identifier = try reader.readUInt8("signalling identifier")
         let length = try reader.readUInt16LE("signalling length")
@@ -38,12 +38,12 @@ package struct SignallingCommand: Sendable, Equatable {
 }
 
 /// Every command of a signalling C-frame (a BR/EDR C-frame may carry several).
-package struct SignallingPDU: Sendable, Equatable {
-    package var commands: [SignallingCommand]
+public struct SignallingPDU: Sendable, Equatable {
+    public var commands: [SignallingCommand]
 
-    package init(commands: [SignallingCommand]) { self.commands = commands }
+    public init(commands: [SignallingCommand]) { self.commands = commands }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         commands = []
         while !reader.isAtEnd {
             commands.append(try SignallingCommand(parsing: &reader))
@@ -52,7 +52,7 @@ package struct SignallingPDU: Sendable, Equatable {
 }
 
 /// The typed data of a signalling command.
-package enum SignallingParameters: Sendable, Equatable {
+public enum SignallingParameters: Sendable, Equatable {
     case commandReject(reason: CommandRejectReason, data: [UInt8])
     case disconnectionRequest(ChannelPair)
     case disconnectionResponse(ChannelPair)

@@ -10,16 +10,16 @@ import BLEBase
 /// +-----------------+------------+
 ///   u16 LE            u16 LE
 /// ```
-package struct ChannelPair: Sendable, Equatable {
-    package var destinationCID: ChannelID
-    package var sourceCID: ChannelID
+public struct ChannelPair: Sendable, Equatable {
+    public var destinationCID: ChannelID
+    public var sourceCID: ChannelID
 
-    package init(destinationCID: ChannelID, sourceCID: ChannelID) {
+    public init(destinationCID: ChannelID, sourceCID: ChannelID) {
         self.destinationCID = destinationCID
         self.sourceCID = sourceCID
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         destinationCID = ChannelID(rawValue: try reader.readUInt16LE("destination CID"))
         sourceCID = ChannelID(rawValue: try reader.readUInt16LE("source CID"))
     }
@@ -34,21 +34,21 @@ package struct ChannelPair: Sendable, Equatable {
 /// +--------------+--------------+---------+------------------+
 ///   u16 ×1.25 ms   u16 ×1.25 ms   u16       u16 ×10 ms
 /// ```
-package struct ConnectionParameterUpdateRequest: Sendable, Equatable {
-    package var intervalMin: UInt16
-    package var intervalMax: UInt16
+public struct ConnectionParameterUpdateRequest: Sendable, Equatable {
+    public var intervalMin: UInt16
+    public var intervalMax: UInt16
     /// Peripheral latency in connection events.
-    package var latency: UInt16
-    package var timeoutMultiplier: UInt16
+    public var latency: UInt16
+    public var timeoutMultiplier: UInt16
 
-    package init(intervalMin: UInt16, intervalMax: UInt16, latency: UInt16, timeoutMultiplier: UInt16) {
+    public init(intervalMin: UInt16, intervalMax: UInt16, latency: UInt16, timeoutMultiplier: UInt16) {
         self.intervalMin = intervalMin
         self.intervalMax = intervalMax
         self.latency = latency
         self.timeoutMultiplier = timeoutMultiplier
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         intervalMin = try reader.readUInt16LE("interval min")
         intervalMax = try reader.readUInt16LE("interval max")
         latency = try reader.readUInt16LE("latency")
@@ -56,9 +56,9 @@ package struct ConnectionParameterUpdateRequest: Sendable, Equatable {
     }
 
     /// Microseconds: interval units are 1.25 ms, timeout units 10 ms.
-    package var intervalMinUs: Int { Int(intervalMin) * 1250 }
-    package var intervalMaxUs: Int { Int(intervalMax) * 1250 }
-    package var timeoutMs: Int { Int(timeoutMultiplier) * 10 }
+    public var intervalMinUs: Int { Int(intervalMin) * 1250 }
+    public var intervalMaxUs: Int { Int(intervalMax) * 1250 }
+    public var timeoutMs: Int { Int(timeoutMultiplier) * 10 }
 }
 
 /// LE Credit Based Connection Request (Core v5.4 Vol 3 Part A §4, code 0x14).
@@ -70,14 +70,14 @@ package struct ConnectionParameterUpdateRequest: Sendable, Equatable {
 /// +------+------------+-----+-----+-----------------+
 ///   each u16 LE
 /// ```
-package struct LECreditBasedConnectionRequest: Sendable, Equatable {
-    package var spsm: UInt16
-    package var sourceCID: ChannelID
-    package var mtu: UInt16
-    package var mps: UInt16
-    package var initialCredits: UInt16
+public struct LECreditBasedConnectionRequest: Sendable, Equatable {
+    public var spsm: UInt16
+    public var sourceCID: ChannelID
+    public var mtu: UInt16
+    public var mps: UInt16
+    public var initialCredits: UInt16
 
-    package init(spsm: UInt16, sourceCID: ChannelID, mtu: UInt16, mps: UInt16, initialCredits: UInt16) {
+    public init(spsm: UInt16, sourceCID: ChannelID, mtu: UInt16, mps: UInt16, initialCredits: UInt16) {
         self.spsm = spsm
         self.sourceCID = sourceCID
         self.mtu = mtu
@@ -85,7 +85,7 @@ package struct LECreditBasedConnectionRequest: Sendable, Equatable {
         self.initialCredits = initialCredits
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         spsm = try reader.readUInt16LE("SPSM")
         sourceCID = ChannelID(rawValue: try reader.readUInt16LE("source CID"))
         mtu = try reader.readUInt16LE("MTU")
@@ -103,14 +103,14 @@ package struct LECreditBasedConnectionRequest: Sendable, Equatable {
 /// +-----------------+-----+-----+-----------------+--------+
 ///   each u16 LE
 /// ```
-package struct LECreditBasedConnectionResponse: Sendable, Equatable {
-    package var destinationCID: ChannelID
-    package var mtu: UInt16
-    package var mps: UInt16
-    package var initialCredits: UInt16
-    package var result: CreditBasedConnectionResult
+public struct LECreditBasedConnectionResponse: Sendable, Equatable {
+    public var destinationCID: ChannelID
+    public var mtu: UInt16
+    public var mps: UInt16
+    public var initialCredits: UInt16
+    public var result: CreditBasedConnectionResult
 
-    package init(destinationCID: ChannelID, mtu: UInt16, mps: UInt16, initialCredits: UInt16,
+    public init(destinationCID: ChannelID, mtu: UInt16, mps: UInt16, initialCredits: UInt16,
                 result: CreditBasedConnectionResult) {
         self.destinationCID = destinationCID
         self.mtu = mtu
@@ -119,7 +119,7 @@ package struct LECreditBasedConnectionResponse: Sendable, Equatable {
         self.result = result
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         destinationCID = ChannelID(rawValue: try reader.readUInt16LE("destination CID"))
         mtu = try reader.readUInt16LE("MTU")
         mps = try reader.readUInt16LE("MPS")
@@ -137,14 +137,14 @@ package struct LECreditBasedConnectionResponse: Sendable, Equatable {
 /// +------+-----+-----+-----------------+---------------------+
 ///   each u16 LE
 /// ```
-package struct CreditBasedConnectionRequest: Sendable, Equatable {
-    package var spsm: UInt16
-    package var mtu: UInt16
-    package var mps: UInt16
-    package var initialCredits: UInt16
-    package var sourceCIDs: [ChannelID]
+public struct CreditBasedConnectionRequest: Sendable, Equatable {
+    public var spsm: UInt16
+    public var mtu: UInt16
+    public var mps: UInt16
+    public var initialCredits: UInt16
+    public var sourceCIDs: [ChannelID]
 
-    package init(spsm: UInt16, mtu: UInt16, mps: UInt16, initialCredits: UInt16, sourceCIDs: [ChannelID]) {
+    public init(spsm: UInt16, mtu: UInt16, mps: UInt16, initialCredits: UInt16, sourceCIDs: [ChannelID]) {
         self.spsm = spsm
         self.mtu = mtu
         self.mps = mps
@@ -152,7 +152,7 @@ package struct CreditBasedConnectionRequest: Sendable, Equatable {
         self.sourceCIDs = sourceCIDs
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         spsm = try reader.readUInt16LE("SPSM")
         mtu = try reader.readUInt16LE("MTU")
         mps = try reader.readUInt16LE("MPS")
@@ -170,15 +170,15 @@ package struct CreditBasedConnectionRequest: Sendable, Equatable {
 /// +-----+-----+-----------------+--------+--------------------------+
 ///   each u16 LE
 /// ```
-package struct CreditBasedConnectionResponse: Sendable, Equatable {
-    package var mtu: UInt16
-    package var mps: UInt16
-    package var initialCredits: UInt16
-    package var result: CreditBasedConnectionResult
+public struct CreditBasedConnectionResponse: Sendable, Equatable {
+    public var mtu: UInt16
+    public var mps: UInt16
+    public var initialCredits: UInt16
+    public var result: CreditBasedConnectionResult
     /// One per requested channel; 0x0000 for a refused one.
-    package var destinationCIDs: [ChannelID]
+    public var destinationCIDs: [ChannelID]
 
-    package init(mtu: UInt16, mps: UInt16, initialCredits: UInt16, result: CreditBasedConnectionResult,
+    public init(mtu: UInt16, mps: UInt16, initialCredits: UInt16, result: CreditBasedConnectionResult,
                 destinationCIDs: [ChannelID]) {
         self.mtu = mtu
         self.mps = mps
@@ -187,7 +187,7 @@ package struct CreditBasedConnectionResponse: Sendable, Equatable {
         self.destinationCIDs = destinationCIDs
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         mtu = try reader.readUInt16LE("MTU")
         mps = try reader.readUInt16LE("MPS")
         initialCredits = try reader.readUInt16LE("initial credits")
@@ -205,18 +205,18 @@ package struct CreditBasedConnectionResponse: Sendable, Equatable {
 /// +-----+-----+--------------------------+
 ///   each u16 LE
 /// ```
-package struct CreditBasedReconfigureRequest: Sendable, Equatable {
-    package var mtu: UInt16
-    package var mps: UInt16
-    package var destinationCIDs: [ChannelID]
+public struct CreditBasedReconfigureRequest: Sendable, Equatable {
+    public var mtu: UInt16
+    public var mps: UInt16
+    public var destinationCIDs: [ChannelID]
 
-    package init(mtu: UInt16, mps: UInt16, destinationCIDs: [ChannelID]) {
+    public init(mtu: UInt16, mps: UInt16, destinationCIDs: [ChannelID]) {
         self.mtu = mtu
         self.mps = mps
         self.destinationCIDs = destinationCIDs
     }
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         mtu = try reader.readUInt16LE("MTU")
         mps = try reader.readUInt16LE("MPS")
         destinationCIDs = try readChannelList(&reader, field: "destination CID")

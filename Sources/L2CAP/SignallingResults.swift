@@ -1,15 +1,15 @@
 import BLEBase
 
 /// Command Reject reason (Core v5.4 Vol 3 Part A §4.1).
-package struct CommandRejectReason: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt16
-    package init(rawValue: UInt16) { self.rawValue = rawValue }
+public struct CommandRejectReason: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    package static let commandNotUnderstood = Self(rawValue: 0x0000)
-    package static let signallingMTUExceeded = Self(rawValue: 0x0001)
-    package static let invalidCIDInRequest = Self(rawValue: 0x0002)
+    public static let commandNotUnderstood = Self(rawValue: 0x0000)
+    public static let signallingMTUExceeded = Self(rawValue: 0x0001)
+    public static let invalidCIDInRequest = Self(rawValue: 0x0002)
 
-    package var name: String {
+    public var name: String {
         switch rawValue {
         case 0x0000: return "Command not understood"
         case 0x0001: return "Signalling MTU exceeded"
@@ -21,14 +21,14 @@ package struct CommandRejectReason: RawRepresentable, Hashable, Sendable {
 
 /// Connection Parameter Update Response result (Core v5.4 Vol 3 Part A §4, Connection
 /// Parameter Update Response).
-package struct ConnectionParameterUpdateResult: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt16
-    package init(rawValue: UInt16) { self.rawValue = rawValue }
+public struct ConnectionParameterUpdateResult: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    package static let accepted = Self(rawValue: 0x0000)
-    package static let rejected = Self(rawValue: 0x0001)
+    public static let accepted = Self(rawValue: 0x0000)
+    public static let rejected = Self(rawValue: 0x0001)
 
-    package var name: String {
+    public var name: String {
         switch rawValue {
         case 0x0000: return "Accepted"
         case 0x0001: return "Rejected"
@@ -40,23 +40,23 @@ package struct ConnectionParameterUpdateResult: RawRepresentable, Hashable, Send
 /// Result of an LE Credit Based or Credit Based Connection Response (Core v5.4 Vol 3 Part A
 /// §4: the two result tables share their codes; for the latter "refused" may apply to some of
 /// the channels only).
-package struct CreditBasedConnectionResult: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt16
-    package init(rawValue: UInt16) { self.rawValue = rawValue }
+public struct CreditBasedConnectionResult: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    package static let successful = Self(rawValue: 0x0000)
-    package static let spsmNotSupported = Self(rawValue: 0x0002)
-    package static let insufficientResources = Self(rawValue: 0x0004)
-    package static let insufficientAuthentication = Self(rawValue: 0x0005)
-    package static let insufficientAuthorization = Self(rawValue: 0x0006)
-    package static let encryptionKeySizeTooShort = Self(rawValue: 0x0007)
-    package static let insufficientEncryption = Self(rawValue: 0x0008)
-    package static let invalidSourceCID = Self(rawValue: 0x0009)
-    package static let sourceCIDAlreadyAllocated = Self(rawValue: 0x000A)
-    package static let unacceptableParameters = Self(rawValue: 0x000B)
-    package static let invalidParameters = Self(rawValue: 0x000C)
+    public static let successful = Self(rawValue: 0x0000)
+    public static let spsmNotSupported = Self(rawValue: 0x0002)
+    public static let insufficientResources = Self(rawValue: 0x0004)
+    public static let insufficientAuthentication = Self(rawValue: 0x0005)
+    public static let insufficientAuthorization = Self(rawValue: 0x0006)
+    public static let encryptionKeySizeTooShort = Self(rawValue: 0x0007)
+    public static let insufficientEncryption = Self(rawValue: 0x0008)
+    public static let invalidSourceCID = Self(rawValue: 0x0009)
+    public static let sourceCIDAlreadyAllocated = Self(rawValue: 0x000A)
+    public static let unacceptableParameters = Self(rawValue: 0x000B)
+    public static let invalidParameters = Self(rawValue: 0x000C)
 
-    package var name: String {
+    public var name: String {
         switch rawValue {
         case 0x0000: return "Connection successful"
         case 0x0002: return "Refused: SPSM not supported"
@@ -75,13 +75,13 @@ package struct CreditBasedConnectionResult: RawRepresentable, Hashable, Sendable
 }
 
 /// Credit Based Reconfigure Response result (Core v5.4 Vol 3 Part A §4).
-package struct CreditBasedReconfigureResult: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt16
-    package init(rawValue: UInt16) { self.rawValue = rawValue }
+public struct CreditBasedReconfigureResult: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    package static let successful = Self(rawValue: 0x0000)
+    public static let successful = Self(rawValue: 0x0000)
 
-    package var name: String {
+    public var name: String {
         switch rawValue {
         case 0x0000: return "Reconfiguration successful"
         case 0x0001: return "Failed: reduction in MTU not allowed"

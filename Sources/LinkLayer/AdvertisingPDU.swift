@@ -2,23 +2,23 @@ import BLEBase
 
 /// Advertising physical channel PDU types (Core v5.4 Vol 6 Part B §2.3, Table 2.3). Types 3, 5,
 /// 7 and 8 take AUX_ names on secondary channels (index < 37).
-package struct AdvertisingPDUType: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct AdvertisingPDUType: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let advInd = Self(rawValue: 0)
-    package static let advDirectInd = Self(rawValue: 1)
-    package static let advNonconnInd = Self(rawValue: 2)
-    package static let scanReq = Self(rawValue: 3)
-    package static let scanRsp = Self(rawValue: 4)
-    package static let connectInd = Self(rawValue: 5)
-    package static let advScanInd = Self(rawValue: 6)
-    package static let advExtInd = Self(rawValue: 7)
-    package static let auxConnectRsp = Self(rawValue: 8)
+    public static let advInd = Self(rawValue: 0)
+    public static let advDirectInd = Self(rawValue: 1)
+    public static let advNonconnInd = Self(rawValue: 2)
+    public static let scanReq = Self(rawValue: 3)
+    public static let scanRsp = Self(rawValue: 4)
+    public static let connectInd = Self(rawValue: 5)
+    public static let advScanInd = Self(rawValue: 6)
+    public static let advExtInd = Self(rawValue: 7)
+    public static let auxConnectRsp = Self(rawValue: 8)
 
-    package var name: String { name(secondaryChannel: false) }
+    public var name: String { name(secondaryChannel: false) }
 
-    package func name(secondaryChannel: Bool) -> String {
+    public func name(secondaryChannel: Bool) -> String {
         switch rawValue {
         case 0: return "ADV_IND"
         case 1: return "ADV_DIRECT_IND"
@@ -42,14 +42,14 @@ package struct AdvertisingPDUType: RawRepresentable, Hashable, Sendable {
 /// | PDU type | RFU   | ChSel| TxAdd | RxAdd  | Length (octets) |
 /// +----------+-------+------+-------+--------+-----------------+
 /// ```
-package struct AdvertisingHeader: Sendable, Equatable {
-    package var pduType: AdvertisingPDUType
-    package var channelSelection: Bool
-    package var txAdd: Bool
-    package var rxAdd: Bool
-    package var length: UInt8
+public struct AdvertisingHeader: Sendable, Equatable {
+    public var pduType: AdvertisingPDUType
+    public var channelSelection: Bool
+    public var txAdd: Bool
+    public var rxAdd: Bool
+    public var length: UInt8
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         let first = try reader.readUInt8("advertising header")
         pduType = AdvertisingPDUType(rawValue: first & 0x0F)
         channelSelection = first & 0x20 != 0
@@ -58,12 +58,12 @@ package struct AdvertisingHeader: Sendable, Equatable {
         length = try reader.readUInt8("advertising length")
     }
 
-    package var txAddressType: AddressType { txAdd ? .randomDevice : .publicDevice }
-    package var rxAddressType: AddressType { rxAdd ? .randomDevice : .publicDevice }
+    public var txAddressType: AddressType { txAdd ? .randomDevice : .publicDevice }
+    public var rxAddressType: AddressType { rxAdd ? .randomDevice : .publicDevice }
 }
 
 /// What an advertising PDU carries, by type (Core v5.4 Vol 6 Part B §2.3.1–§2.3.4).
-package enum AdvertisingPayload: Sendable, Equatable {
+public enum AdvertisingPayload: Sendable, Equatable {
     /// ADV_IND, ADV_NONCONN_IND, ADV_SCAN_IND (AdvData) and SCAN_RSP (ScanRspData):
     /// AdvA (6) | data (0–31).
     case advertising(advA: BluetoothAddress, data: [UInt8])
@@ -81,12 +81,12 @@ package enum AdvertisingPayload: Sendable, Equatable {
 
 /// An advertising physical channel PDU (Core v5.4 Vol 6 Part B §2.3): header, then a payload
 /// whose layout the PDU type selects.
-package struct AdvertisingPDU: Sendable, Equatable {
-    package var header: AdvertisingHeader
-    package var payload: AdvertisingPayload
+public struct AdvertisingPDU: Sendable, Equatable {
+    public var header: AdvertisingHeader
+    public var payload: AdvertisingPayload
 
     /// Reads the header and exactly `Length` payload bytes.
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         header = try AdvertisingHeader(parsing: &reader)
         var body = try reader.slice(byteCount: Int(header.length), "advertising payload")
         switch header.pduType {
@@ -112,7 +112,7 @@ package struct AdvertisingPDU: Sendable, Equatable {
     }
 
     /// The advertiser's address, when the PDU carries one.
-    package var advertiserAddress: BluetoothAddress? {
+    public var advertiserAddress: BluetoothAddress? {
         switch payload {
         case .advertising(let advA, _), .directed(let advA, _), .scanRequest(_, let advA): return advA
         case .connect(let connect): return connect.advA
@@ -122,7 +122,7 @@ package struct AdvertisingPDU: Sendable, Equatable {
     }
 
     /// AdvData / ScanRspData (raw AD structures) for the shared AD decoder.
-    package var advertisingData: [UInt8]? {
+    public var advertisingData: [UInt8]? {
         switch payload {
         case .advertising(_, let data): return data
         case .extended(let ext): return ext.advData.isEmpty ? nil : ext.advData

@@ -1,20 +1,20 @@
 import BLEBase
 
 /// pcap link types that carry LE link-layer packets (tcpdump.org `linktypes.html`).
-package struct AirLinkType: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt32
-    package init(rawValue: UInt32) { self.rawValue = rawValue }
+public struct AirLinkType: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// DLT_USER0, as Ubertooth writes raw LL packets inside PPI.
-    package static let user0RawLL = AirLinkType(rawValue: 147)
+    public static let user0RawLL = AirLinkType(rawValue: 147)
     /// DLT_USER10, as older nRF Sniffer builds wrote nRF Sniffer packets.
-    package static let user10Nordic = AirLinkType(rawValue: 157)
-    package static let ppi = AirLinkType(rawValue: 192)
-    package static let bluetoothLELL = AirLinkType(rawValue: 251)
-    package static let bluetoothLELLWithPHDR = AirLinkType(rawValue: 256)
-    package static let nordicBLE = AirLinkType(rawValue: 272)
+    public static let user10Nordic = AirLinkType(rawValue: 157)
+    public static let ppi = AirLinkType(rawValue: 192)
+    public static let bluetoothLELL = AirLinkType(rawValue: 251)
+    public static let bluetoothLELLWithPHDR = AirLinkType(rawValue: 256)
+    public static let nordicBLE = AirLinkType(rawValue: 272)
 
-    package var name: String {
+    public var name: String {
         switch rawValue {
         case 147: return "USER0 (raw LE LL)"
         case 157: return "USER10 (nRF Sniffer)"
@@ -29,17 +29,17 @@ package struct AirLinkType: RawRepresentable, Hashable, Sendable {
 
 /// One air-sniffer record split into what the pseudo-header says and the LL packet bytes
 /// (access address, PDU, CRC; no preamble).
-package struct AirPacket: Sendable, Equatable {
-    package var metadata: AirPacketMetadata
-    package var llBytes: [UInt8]
+public struct AirPacket: Sendable, Equatable {
+    public var metadata: AirPacketMetadata
+    public var llBytes: [UInt8]
 
-    package init(metadata: AirPacketMetadata, llBytes: [UInt8]) {
+    public init(metadata: AirPacketMetadata, llBytes: [UInt8]) {
         self.metadata = metadata
         self.llBytes = llBytes
     }
 
     /// Reads the pseudo-header of `linkType` and takes the rest as the LL packet.
-    package init(parsing reader: inout ByteReader, linkType: AirLinkType) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader, linkType: AirLinkType) throws(DecodeError) {
         reader.layer = .linkLayer
         switch linkType {
         case .bluetoothLELL, .user0RawLL:

@@ -3,11 +3,11 @@
 /// the PDU's bits LSB first per byte. The register is sent from position 23 first, and each
 /// byte goes on air LSB first, so the three CRC bytes read little-endian hold the register
 /// bit-reversed.
-package enum CRC24 {
-    package static let advertisingInit: UInt32 = 0x555555
+public enum CRC24 {
+    public static let advertisingInit: UInt32 = 0x555555
 
     /// The LFSR contents after `pdu` (header and payload).
-    package static func register<S: Sequence>(_ pdu: S, initial: UInt32) -> UInt32 where S.Element == UInt8 {
+    public static func register<S: Sequence>(_ pdu: S, initial: UInt32) -> UInt32 where S.Element == UInt8 {
         var state = initial & 0xFF_FFFF
         for byte in pdu {
             var bits = byte
@@ -22,7 +22,7 @@ package enum CRC24 {
     }
 
     /// The CRC as its three bytes read little-endian from the packet.
-    package static func wireValue<S: Sequence>(_ pdu: S, initial: UInt32) -> UInt32 where S.Element == UInt8 {
+    public static func wireValue<S: Sequence>(_ pdu: S, initial: UInt32) -> UInt32 where S.Element == UInt8 {
         reverse24(register(pdu, initial: initial))
     }
 

@@ -9,22 +9,22 @@ import BLEBase
 /// +-------+------+-----------------------------------------------------------------------+
 /// ```
 /// WinSize and WinOffset in 1.25 ms units, Interval in 1.25 ms, Timeout in 10 ms.
-package struct ConnectIndication: Sendable, Equatable {
-    package var initA: BluetoothAddress
-    package var advA: BluetoothAddress
-    package var accessAddress: UInt32
-    package var crcInit: UInt32
-    package var windowSize: UInt8
-    package var windowOffset: UInt16
-    package var interval: UInt16
-    package var latency: UInt16
-    package var timeout: UInt16
+public struct ConnectIndication: Sendable, Equatable {
+    public var initA: BluetoothAddress
+    public var advA: BluetoothAddress
+    public var accessAddress: UInt32
+    public var crcInit: UInt32
+    public var windowSize: UInt8
+    public var windowOffset: UInt16
+    public var interval: UInt16
+    public var latency: UInt16
+    public var timeout: UInt16
     /// Channel map, 37 bits, channel 0 in bit 0 of the first byte.
-    package var channelMap: [UInt8]
-    package var hopIncrement: UInt8
-    package var sleepClockAccuracy: UInt8
+    public var channelMap: [UInt8]
+    public var hopIncrement: UInt8
+    public var sleepClockAccuracy: UInt8
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         initA = try BluetoothAddress(parsing: &reader)
         advA = try BluetoothAddress(parsing: &reader)
         accessAddress = try reader.readUInt32LE("AA")
@@ -40,11 +40,11 @@ package struct ConnectIndication: Sendable, Equatable {
         sleepClockAccuracy = hopSCA >> 5
     }
 
-    package var intervalUs: Int { Int(interval) * 1250 }
-    package var timeoutMs: Int { Int(timeout) * 10 }
+    public var intervalUs: Int { Int(interval) * 1250 }
+    public var timeoutMs: Int { Int(timeout) * 10 }
 
     /// Number of data channels the map marks used (bits 0–36).
-    package var usedChannelCount: Int {
+    public var usedChannelCount: Int {
         var count = 0
         for (i, byte) in channelMap.enumerated() {
             let mask: UInt8 = i == 4 ? 0x1F : 0xFF

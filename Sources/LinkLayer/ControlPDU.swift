@@ -1,13 +1,13 @@
 import BLEBase
 
 /// A decoded CtrData field of an LL control PDU.
-package struct ControlParameter: Sendable, Equatable {
+public struct ControlParameter: Sendable, Equatable {
     /// What one step of an integer field means.
-    package enum Unit: Sendable, Equatable {
+    public enum Unit: Sendable, Equatable {
         case slots1250us, ms10, us
     }
 
-    package enum Value: Sendable, Equatable {
+    public enum Value: Sendable, Equatable {
         case unsigned(UInt64)
         case signed(Int64)
         case bytes([UInt8])
@@ -20,9 +20,9 @@ package struct ControlParameter: Sendable, Equatable {
         case version(UInt8)
     }
 
-    package var name: String
-    package var value: Value
-    package var unit: Unit?
+    public var name: String
+    public var value: Value
+    public var unit: Unit?
 }
 
 /// An LL control PDU (Core v5.4 Vol 6 Part B §2.4.2):
@@ -35,13 +35,13 @@ package struct ControlParameter: Sendable, Equatable {
 /// The CtrData size comes from `ControlOpcode.table` and is checked before any field is read;
 /// octets beyond it are kept in `extraOctets` (the receiver ignores them, §2.4.2). Unknown
 /// opcodes keep their CtrData raw.
-package struct ControlPDU: Sendable, Equatable {
-    package var opcode: ControlOpcode
-    package var parameters: [ControlParameter]
+public struct ControlPDU: Sendable, Equatable {
+    public var opcode: ControlOpcode
+    public var parameters: [ControlParameter]
     /// The CtrData of an opcode without a known layout, or bytes after a known layout.
-    package var extraOctets: [UInt8]
+    public var extraOctets: [UInt8]
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         opcode = ControlOpcode(rawValue: try reader.readUInt8("control opcode"))
         guard let layout = opcode.layout else {
             parameters = []
@@ -77,18 +77,18 @@ package struct ControlPDU: Sendable, Equatable {
         }
     }
 
-    package func parameter(_ name: String) -> ControlParameter.Value? {
+    public func parameter(_ name: String) -> ControlParameter.Value? {
         parameters.first { $0.name == name }?.value
     }
 
     /// An unsigned CtrData field by its key.
-    package func unsigned(_ name: String) -> UInt64? {
+    public func unsigned(_ name: String) -> UInt64? {
         if case .unsigned(let v)? = parameter(name) { return v }
         return nil
     }
 
     /// The ErrorCode of LL_TERMINATE_IND, LL_REJECT_IND, LL_REJECT_EXT_IND, LL_CIS_TERMINATE_IND.
-    package var errorCode: LLErrorCode? {
+    public var errorCode: LLErrorCode? {
         if case .errorCode(let code)? = parameter("errorCode") { return code }
         return nil
     }

@@ -1,18 +1,18 @@
 import BLEBase
 
 /// LLID of a data channel PDU (Core v5.4 Vol 6 Part B §2.4, Table 2.13).
-package struct LLID: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct LLID: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// 0b01: continuation fragment of an L2CAP message, or an empty PDU.
-    package static let continuation = LLID(rawValue: 1)
+    public static let continuation = LLID(rawValue: 1)
     /// 0b10: start of an L2CAP message (or a complete one with no fragmentation).
-    package static let start = LLID(rawValue: 2)
+    public static let start = LLID(rawValue: 2)
     /// 0b11: LL control PDU.
-    package static let control = LLID(rawValue: 3)
+    public static let control = LLID(rawValue: 3)
 
-    package var name: String {
+    public var name: String {
         switch rawValue {
         case 1: return "LL Data continuation"
         case 2: return "LL Data start"
@@ -31,15 +31,15 @@ package struct LLID: RawRepresentable, Hashable, Sendable {
 /// +----------+------+----+----+----+-----+-----------------+
 /// ```
 /// When CP is set, a CTEInfo octet follows the header (not counted in Length).
-package struct DataChannelHeader: Sendable, Equatable {
-    package var llid: LLID
-    package var nesn: Bool
-    package var sn: Bool
-    package var md: Bool
-    package var cp: Bool
-    package var length: UInt8
+public struct DataChannelHeader: Sendable, Equatable {
+    public var llid: LLID
+    public var nesn: Bool
+    public var sn: Bool
+    public var md: Bool
+    public var cp: Bool
+    public var length: UInt8
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         let first = try reader.readUInt8("data channel header")
         llid = LLID(rawValue: first & 0x03)
         nesn = first & 0x04 != 0
@@ -51,7 +51,7 @@ package struct DataChannelHeader: Sendable, Equatable {
 }
 
 /// What a data channel PDU's payload is, once the link's encryption state is known.
-package enum DataPDUContent: Sendable, Equatable {
+public enum DataPDUContent: Sendable, Equatable {
     /// LLID 01 with Length 0: flow control only.
     case empty
     /// LLID 10: starts an L2CAP PDU.
@@ -66,17 +66,17 @@ package enum DataPDUContent: Sendable, Equatable {
 }
 
 /// A data physical channel PDU (Core v5.4 Vol 6 Part B §2.4).
-package struct DataChannelPDU: Sendable, Equatable {
-    package var header: DataChannelHeader
-    package var cteInfo: UInt8?
-    package var content: DataPDUContent
+public struct DataChannelPDU: Sendable, Equatable {
+    public var header: DataChannelHeader
+    public var cteInfo: UInt8?
+    public var content: DataPDUContent
     /// The 4-byte MIC that a decrypting sniffer left after the plaintext.
-    package var mic: [UInt8]?
+    public var mic: [UInt8]?
 
     /// `encrypted`: the payload is ciphertext; `decrypted`: plaintext, followed by the MIC when
     /// `micIncluded` (Core v5.4 Vol 6 Part B §2.4: the MIC is counted in Length). The nRF Sniffer
     /// writes decrypted PDUs with the MIC removed and Length reduced, so nothing is split off.
-    package init(parsing reader: inout ByteReader, encrypted: Bool, decrypted: Bool,
+    public init(parsing reader: inout ByteReader, encrypted: Bool, decrypted: Bool,
                 micIncluded: Bool = true) throws(DecodeError) {
         header = try DataChannelHeader(parsing: &reader)
         if header.cp { cteInfo = try reader.readUInt8("CTEInfo") }
@@ -111,5 +111,5 @@ package struct DataChannelPDU: Sendable, Equatable {
         }
     }
 
-    package var isEmpty: Bool { content == .empty }
+    public var isEmpty: Bool { content == .empty }
 }

@@ -10,21 +10,21 @@ import BLEBase
 ///                  | SyncInfo 18 | TxPower 1 | ACAD (rest); each present when its flag is set
 /// flags: 0x01 AdvA 0x02 TargetA 0x04 CTEInfo 0x08 ADI 0x10 AuxPtr 0x20 SyncInfo 0x40 TxPower
 /// ```
-package struct ExtendedAdvertisingPayload: Sendable, Equatable {
+public struct ExtendedAdvertisingPayload: Sendable, Equatable {
     /// AdvMode: 0 non-connectable non-scannable, 1 connectable, 2 scannable.
-    package var advMode: UInt8
-    package var flags: UInt8?
-    package var advA: BluetoothAddress?
-    package var targetA: BluetoothAddress?
-    package var cteInfo: UInt8?
-    package var advDataInfo: AdvDataInfo?
-    package var auxPointer: AuxPointer?
-    package var syncInfo: [UInt8]?
-    package var txPower: Int8?
-    package var acad: [UInt8]
-    package var advData: [UInt8]
+    public var advMode: UInt8
+    public var flags: UInt8?
+    public var advA: BluetoothAddress?
+    public var targetA: BluetoothAddress?
+    public var cteInfo: UInt8?
+    public var advDataInfo: AdvDataInfo?
+    public var auxPointer: AuxPointer?
+    public var syncInfo: [UInt8]?
+    public var txPower: Int8?
+    public var acad: [UInt8]
+    public var advData: [UInt8]
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         let first = try reader.readUInt8("extended header length")
         advMode = first >> 6
         var header = try reader.slice(byteCount: Int(first & 0x3F), "extended header")
@@ -47,20 +47,20 @@ package struct ExtendedAdvertisingPayload: Sendable, Equatable {
 }
 
 /// AdvDataInfo: DID (bits 0–11) and SID (bits 12–15) (Core v5.4 Vol 6 Part B §2.3.4.5).
-package struct AdvDataInfo: Sendable, Equatable {
-    package var rawValue: UInt16
-    package var dataID: UInt16 { rawValue & 0x0FFF }
-    package var setID: UInt8 { UInt8(truncatingIfNeeded: rawValue >> 12) }
+public struct AdvDataInfo: Sendable, Equatable {
+    public var rawValue: UInt16
+    public var dataID: UInt16 { rawValue & 0x0FFF }
+    public var setID: UInt8 { UInt8(truncatingIfNeeded: rawValue >> 12) }
 }
 
 /// AuxPtr (Core v5.4 Vol 6 Part B §2.3.4.6): channel index (6 bits), CA (1), offset units (1:
 /// 300 µs, 0: 30 µs), AUX offset (13), AUX PHY (3).
-package struct AuxPointer: Sendable, Equatable {
-    package var rawValue: UInt32
-    package var channelIndex: UInt8 { UInt8(truncatingIfNeeded: rawValue & 0x3F) }
-    package var clockAccuracy: UInt8 { UInt8(truncatingIfNeeded: (rawValue >> 6) & 1) }
-    package var offsetUnitsUs: Int { (rawValue >> 7) & 1 == 1 ? 300 : 30 }
-    package var auxOffset: UInt16 { UInt16(truncatingIfNeeded: (rawValue >> 8) & 0x1FFF) }
-    package var offsetUs: Int { Int(auxOffset) * offsetUnitsUs }
-    package var auxPHY: LEPHY { LEPHY(rawValue: UInt8(truncatingIfNeeded: rawValue >> 21) & 0x07) }
+public struct AuxPointer: Sendable, Equatable {
+    public var rawValue: UInt32
+    public var channelIndex: UInt8 { UInt8(truncatingIfNeeded: rawValue & 0x3F) }
+    public var clockAccuracy: UInt8 { UInt8(truncatingIfNeeded: (rawValue >> 6) & 1) }
+    public var offsetUnitsUs: Int { (rawValue >> 7) & 1 == 1 ? 300 : 30 }
+    public var auxOffset: UInt16 { UInt16(truncatingIfNeeded: (rawValue >> 8) & 0x1FFF) }
+    public var offsetUs: Int { Int(auxOffset) * offsetUnitsUs }
+    public var auxPHY: LEPHY { LEPHY(rawValue: UInt8(truncatingIfNeeded: rawValue >> 21) & 0x07) }
 }

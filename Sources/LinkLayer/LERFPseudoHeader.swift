@@ -13,17 +13,17 @@ import BLEBase
 ///        0x0380 PDU type  0x0400 CRC checked  0x0800 CRC valid
 ///        0x1000 MIC checked  0x2000 MIC valid (aux type when PDU type is 1)  0xC000 PHY
 /// ```
-package struct LERFPseudoHeader: Sendable, Equatable {
-    package static let size = 10
+public struct LERFPseudoHeader: Sendable, Equatable {
+    public static let size = 10
 
-    package var rfChannel: UInt8
-    package var signal: Int8
-    package var noise: Int8
-    package var accessAddressOffenses: UInt8
-    package var referenceAccessAddress: UInt32
-    package var flags: UInt16
+    public var rfChannel: UInt8
+    public var signal: Int8
+    public var noise: Int8
+    public var accessAddressOffenses: UInt8
+    public var referenceAccessAddress: UInt32
+    public var flags: UInt16
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         rfChannel = try reader.readUInt8("RF channel")
         signal = try reader.readInt8("signal power")
         noise = try reader.readInt8("noise power")
@@ -35,9 +35,9 @@ package struct LERFPseudoHeader: Sendable, Equatable {
     private func has(_ bit: UInt16) -> Bool { flags & bit != 0 }
 
     /// Bits 7–9 of the flags.
-    package var pduType: UInt8 { UInt8(truncatingIfNeeded: (flags & 0x0380) >> 7) }
+    public var pduType: UInt8 { UInt8(truncatingIfNeeded: (flags & 0x0380) >> 7) }
 
-    package var metadata: AirPacketMetadata {
+    public var metadata: AirPacketMetadata {
         var m = AirPacketMetadata(linkType: 256)
         m.rfChannel = rfChannel
         m.channelIndex = LEChannel.index(rfChannel: rfChannel)

@@ -1,7 +1,7 @@
 import BLEBase
 
 extension LLPacket: FieldDescribable {
-    package var fields: [Field] {
+    public var fields: [Field] {
         var out = [Field.code("accessAddress", accessAddress, width: 8)]
         if let ci = codingIndicator { out.append(.int("codingIndicator", ci)) }
         switch pdu {
@@ -15,7 +15,7 @@ extension LLPacket: FieldDescribable {
 }
 
 extension AdvertisingPDU: FieldDescribable {
-    package var fields: [Field] {
+    public var fields: [Field] {
         var out: [Field] = [
             .code("pduType", header.pduType.rawValue, label: header.pduType.name),
             .bool("chSel", header.channelSelection),
@@ -42,7 +42,7 @@ extension AdvertisingPDU: FieldDescribable {
 }
 
 extension ConnectIndication: FieldDescribable {
-    package var fields: [Field] {
+    public var fields: [Field] {
         [
             Field("initA", .address(initA)),
             Field("advA", .address(advA)),
@@ -61,7 +61,7 @@ extension ConnectIndication: FieldDescribable {
 }
 
 extension ExtendedAdvertisingPayload: FieldDescribable {
-    package var fields: [Field] {
+    public var fields: [Field] {
         var out: [Field] = [.int("advMode", advMode)]
         if let flags { out.append(.code("extendedHeaderFlags", flags)) }
         if let advA { out.append(Field("advA", .address(advA))) }
@@ -85,7 +85,7 @@ extension ExtendedAdvertisingPayload: FieldDescribable {
 }
 
 extension DataChannelPDU: FieldDescribable {
-    package var fields: [Field] {
+    public var fields: [Field] {
         var out: [Field] = [
             .code("llid", header.llid.rawValue, label: header.llid.name),
             .int("nesn", header.nesn ? 1 : 0),
@@ -108,7 +108,7 @@ extension DataChannelPDU: FieldDescribable {
 }
 
 extension ControlPDU: FieldDescribable {
-    package var fields: [Field] {
+    public var fields: [Field] {
         var out = [Field.code("opcode", opcode.rawValue, label: opcode.name)]
         for parameter in parameters {
             let display = parameter.displayValue
@@ -129,7 +129,7 @@ extension ControlPDU: FieldDescribable {
 }
 
 extension AirPacketMetadata: FieldDescribable {
-    package var fields: [Field] {
+    public var fields: [Field] {
         var out: [Field] = [.int("linkType", linkType)]
         if let rfChannel { out.append(.int("rfChannel", rfChannel)) }
         if let channelIndex { out.append(.int("channel", channelIndex)) }

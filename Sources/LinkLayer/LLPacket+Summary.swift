@@ -2,9 +2,9 @@ import BLEBase
 
 extension LLPacket {
     /// One line, like a Wireshark Info column.
-    package var summary: String { summary(secondaryChannel: false) }
+    public var summary: String { summary(secondaryChannel: false) }
 
-    package func summary(secondaryChannel: Bool) -> String {
+    public func summary(secondaryChannel: Bool) -> String {
         switch pdu {
         case .advertising(let adv): return adv.summary(secondaryChannel: secondaryChannel)
         case .data(let data): return data.summary
@@ -13,11 +13,11 @@ extension LLPacket {
 }
 
 extension AdvertisingPDU {
-    package var summary: String { summary(secondaryChannel: false) }
+    public var summary: String { summary(secondaryChannel: false) }
 
     /// `ADV_IND 6B:30:F9:0E:C7:DD (random) 31 bytes`,
     /// `CONNECT_IND C8:… → 6B:… AA 0x50654bd1 interval 30.00 ms timeout 4000 ms hop 7`.
-    package func summary(secondaryChannel: Bool) -> String {
+    public func summary(secondaryChannel: Bool) -> String {
         let name = header.pduType.name(secondaryChannel: secondaryChannel)
         let tx = header.txAddressType.description
         let rx = header.rxAddressType.description
@@ -49,7 +49,7 @@ extension AdvertisingPDU {
 
 extension DataChannelPDU {
     /// `Empty PDU`, `LL Data start 27 bytes`, `LL_TERMINATE_IND reason …`, `Encrypted 17 bytes`.
-    package var summary: String {
+    public var summary: String {
         switch content {
         case .empty: return "Empty PDU"
         case .l2capStart(let bytes): return "LL Data start \(bytes.count) bytes"
@@ -64,7 +64,7 @@ extension DataChannelPDU {
 extension ControlPDU {
     /// `LL_TERMINATE_IND reason Remote User Terminated Connection (0x13)`,
     /// `LL_CONNECTION_UPDATE_IND winSize 2.50 ms … interval 30.00 ms … instant 12`.
-    package var summary: String {
+    public var summary: String {
         var parts = [opcode.name]
         for parameter in parameters {
             let label = parameter.name == "errorCode" && Self.reasonOpcodes.contains(opcode) ? "reason" : parameter.name
@@ -79,7 +79,7 @@ extension ControlPDU {
 
 extension ControlParameter {
     /// The value as text: names with their code, durations in their unit.
-    package var displayValue: String {
+    public var displayValue: String {
         switch value {
         case .unsigned(let v):
             switch unit {

@@ -1,7 +1,7 @@
 import BLEBase
 
 /// A link-layer PDU of either physical channel kind.
-package enum LLPDU: Sendable, Equatable {
+public enum LLPDU: Sendable, Equatable {
     case advertising(AdvertisingPDU)
     case data(DataChannelPDU)
 }
@@ -14,18 +14,18 @@ package enum LLPDU: Sendable, Equatable {
 /// | Access Address (u32)  | CI (Coded PHY only) | PDU: header + payload| CRC (3)     |
 /// +-----------------------+---------------------+----------------------+-------------+
 /// ```
-package struct LLPacket: Sendable, Equatable {
+public struct LLPacket: Sendable, Equatable {
     /// 0x8E89BED6: the advertising physical channel access address (§2.1.2).
-    package static let advertisingAccessAddress: UInt32 = 0x8E89_BED6
+    public static let advertisingAccessAddress: UInt32 = 0x8E89_BED6
 
-    package var accessAddress: UInt32
+    public var accessAddress: UInt32
     /// Coding indicator (0: S=8, 1: S=2) on the LE Coded PHY.
-    package var codingIndicator: UInt8?
-    package var pdu: LLPDU
+    public var codingIndicator: UInt8?
+    public var pdu: LLPDU
     /// The CRC field, its three bytes read little-endian.
-    package var crc: UInt32
+    public var crc: UInt32
     /// The CRC recomputed over the PDU with `crcInit`, when an initial value was known.
-    package var computedCRC: UInt32?
+    public var computedCRC: UInt32?
 
     /// - Parameters:
     ///   - advertising: parse the PDU as an advertising channel PDU (else data channel).
@@ -34,7 +34,7 @@ package struct LLPacket: Sendable, Equatable {
     ///     connection's CRCInit on data channels), nil when unknown.
     ///   - encrypted / decrypted / micIncluded: the link's encryption state and whether a
     ///     decrypted payload still ends with its MIC (data channel only).
-    package init(parsing reader: inout ByteReader, advertising: Bool, coded: Bool = false, crcInit: UInt32?,
+    public init(parsing reader: inout ByteReader, advertising: Bool, coded: Bool = false, crcInit: UInt32?,
                 encrypted: Bool = false, decrypted: Bool = false, micIncluded: Bool = true) throws(DecodeError) {
         reader.layer = .linkLayer
         accessAddress = try reader.readUInt32LE("access address")
@@ -56,5 +56,5 @@ package struct LLPacket: Sendable, Equatable {
     }
 
     /// nil when no CRCInit was known to check with.
-    package var crcMatches: Bool? { computedCRC.map { $0 == crc } }
+    public var crcMatches: Bool? { computedCRC.map { $0 == crc } }
 }

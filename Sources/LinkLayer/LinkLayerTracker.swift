@@ -6,7 +6,7 @@ import BLEBase
 ///
 /// Memory is bounded by live connections: a connection is dropped once silent for
 /// max(4 × supervision timeout, 30 s), and one second after its LL_TERMINATE_IND.
-package struct LinkLayerTracker: Sendable {
+public struct LinkLayerTracker: Sendable {
     struct SideState: Sendable {
         var lastSN: Bool?
         /// The payload of the last packet accepted from this side: a resend repeats it.
@@ -70,10 +70,10 @@ package struct LinkLayerTracker: Sendable {
 
     private var states: [UInt32: ConnectionState] = [:]
 
-    package init() {}
+    public init() {}
 
     /// The live connections by access address (confirmed ones: announced or answered).
-    package var connections: [UInt32: LLConnection] { states.filter(\.value.confirmed).mapValues(\.info) }
+    public var connections: [UInt32: LLConnection] { states.filter(\.value.confirmed).mapValues(\.info) }
 
     /// One or two bits from the advertising access address: a corrupted advertising packet
     /// (Core v5.4 Vol 6 Part B §2.1.2 forbids a link access address one bit away; two bits is
@@ -84,7 +84,7 @@ package struct LinkLayerTracker: Sendable {
     }
 
     /// Decodes one record's payload of `linkType` and updates the connection state.
-    package mutating func process(timestampUs: Int64, linkType: UInt32, bytes: [UInt8],
+    public mutating func process(timestampUs: Int64, linkType: UInt32, bytes: [UInt8],
                                  baseOffset: Int = 0) -> LinkLayerResult {
         var result = LinkLayerResult(timestampUs: timestampUs)
         result.events = expire(now: timestampUs)

@@ -15,25 +15,25 @@ import BLEBase
 ///        advertising: bits1–2 aux type (channel < 37), bit3 address resolved; bits4–6 PHY
 /// ```
 /// All integers little-endian; the protocol version sits at byte 3 in v1 and v2+ alike.
-package struct NordicBLEHeader: Sendable, Equatable {
-    package var board: UInt8?
-    package var protocolVersion: UInt8
-    package var packetCounter: UInt16
-    package var packetID: UInt8
-    package var flags: UInt8
-    package var channel: UInt8
+public struct NordicBLEHeader: Sendable, Equatable {
+    public var board: UInt8?
+    public var protocolVersion: UInt8
+    public var packetCounter: UInt16
+    public var packetID: UInt8
+    public var flags: UInt8
+    public var channel: UInt8
     /// The raw RSSI sample; the signal strength is its negation in dBm.
-    package var rssiSample: UInt8
-    package var eventCounter: UInt16
+    public var rssiSample: UInt8
+    public var eventCounter: UInt16
     /// v0–v2: delta time (end of previous packet to start of this), v3: firmware timestamp.
-    package var time: UInt32
+    public var time: UInt32
 
     /// Event packet length the sniffer writes (and the only one v0 knows).
     static let eventPacketLength = 10
 
     /// Reads the pseudo-header and leaves `reader` at the access address. The declared
     /// payload length must match the bytes present: Wireshark refuses the packet otherwise.
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         let start = reader.reportedOffset
         let declared: Int
         let first = try reader.peekUInt8("board ID")
@@ -93,7 +93,7 @@ package struct NordicBLEHeader: Sendable, Equatable {
     private func has(_ bit: UInt8) -> Bool { flags & bit != 0 }
 
     /// The metadata; `accessAddress` (the first LL bytes) decides advertising vs data before v3.
-    package func metadata(linkType: UInt32, accessAddress: UInt32?) -> AirPacketMetadata {
+    public func metadata(linkType: UInt32, accessAddress: UInt32?) -> AirPacketMetadata {
         var m = AirPacketMetadata(linkType: linkType)
         m.snifferBoard = board
         m.snifferProtocolVersion = protocolVersion

@@ -11,18 +11,18 @@ import BLEBase
 /// Flag bit 0 says fields are padded to 32-bit boundaries. Ubertooth writes field 30006
 /// (PPI-BTLE: version u8, channel MHz u16, clkn_high u8, clk100ns u32, RSSI ×4) and inner
 /// DLT 147 carrying the raw LL packet.
-package struct PPIHeader: Sendable, Equatable {
-    package static let fixedSize = 8
+public struct PPIHeader: Sendable, Equatable {
+    public static let fixedSize = 8
     static let btleFieldType: UInt16 = 30006
 
-    package var version: UInt8
-    package var flags: UInt8
-    package var length: UInt16
-    package var innerLinkType: UInt32
+    public var version: UInt8
+    public var flags: UInt8
+    public var length: UInt16
+    public var innerLinkType: UInt32
     /// Centre frequency from the PPI-BTLE field, when present.
-    package var btleChannelMHz: UInt16?
+    public var btleChannelMHz: UInt16?
 
-    package init(parsing reader: inout ByteReader) throws(DecodeError) {
+    public init(parsing reader: inout ByteReader) throws(DecodeError) {
         let start = reader.reportedOffset
         version = try reader.readUInt8("PPI version")
         guard version == 0 else {
@@ -52,7 +52,7 @@ package struct PPIHeader: Sendable, Equatable {
         }
     }
 
-    package var metadata: AirPacketMetadata {
+    public var metadata: AirPacketMetadata {
         var m = AirPacketMetadata(linkType: 192)
         if let mhz = btleChannelMHz, mhz >= 2402, mhz <= 2480, mhz % 2 == 0 {
             let rf = UInt8((mhz - 2402) / 2)

@@ -7,20 +7,20 @@ import LinkLayer
 
 /// One capture record decoded as deep as its bytes allow. Decoding is lax at packet level: a
 /// malformed layer becomes an `issue` and the layers above it are simply absent.
-package struct DecodedPacket: Sendable {
-    package var record: CaptureRecord
+public struct DecodedPacket: Sendable {
+    public var record: CaptureRecord
     /// The HCI packet, for HCI-level captures; `.absent` otherwise (not an optional: storing into
     /// an empty optional destroyed it through the runtime's generic witness).
-    package var hci: HCIPacket = .absent
+    public var hci: HCIPacket = .absent
     /// The link-layer packet, for air captures (pseudo-header, PDU, CRC verdict, flags).
-    package var air: LinkLayerResult? {
+    public var air: LinkLayerResult? {
         get { airFields?.result }
         set { airFields = AirFields(result: newValue, advertisingData: airAdvertisingData) }
     }
     /// True for a packet of an air capture (`air` is then set): a test that copies nothing out.
-    package var isAir: Bool { airFields != nil }
+    public var isAir: Bool { airFields != nil }
     /// The advertising data of an air advertising PDU, decoded by the same decoder as HCI reports.
-    package var airAdvertisingData: AdvertisingData? {
+    public var airAdvertisingData: AdvertisingData? {
         get { airFields?.advertisingData }
         set { airFields = AirFields(result: air, advertisingData: newValue) }
     }
@@ -28,13 +28,13 @@ package struct DecodedPacket: Sendable {
     /// bytes longer to copy and destroy. Immutable, so copies of a packet never share a change.
     private var airFields: AirFields?
     /// L2CAP PDUs this record completed (usually none or one), with what they carry.
-    package var l2cap = L2CAPPDUs()
+    public var l2cap = L2CAPPDUs()
     /// Extended advertising reports completed by this record (fragments joined by data status).
-    package var joinedAdvertising: [ExtendedAdvertisingAssembler.Output] = []
+    public var joinedAdvertising: [ExtendedAdvertisingAssembler.Output] = []
     /// Decode problems and anomalies found on this record.
-    package var issues: [PacketIssue] = []
+    public var issues: [PacketIssue] = []
 
-    package init(record: CaptureRecord) { self.record = record }
+    public init(record: CaptureRecord) { self.record = record }
 
     /// Holds `record` and nothing else but the previous `hci`, list capacities kept, for
     /// `PacketDecoder.decode(_:into:)`, which sets `hci` for every record: the previous one is
@@ -75,7 +75,7 @@ package struct DecodedPacket: Sendable {
     }
 
     /// The ATT PDUs this record completed.
-    package var attPDUs: [ATTPDU] {
+    public var attPDUs: [ATTPDU] {
         l2cap.compactMap { if case .att(let pdu) = $0.content { return pdu } else { return nil } }
     }
 }
@@ -91,7 +91,7 @@ private final class AirFields: Sendable {
 }
 
 /// An HCI packet of any type.
-package enum HCIPacket: Sendable, Equatable {
+public enum HCIPacket: Sendable, Equatable {
     case command(HCICommandPacket)
     case event(HCIEventPacket)
     case acl(ACLDataPacket)
@@ -102,11 +102,11 @@ package enum HCIPacket: Sendable, Equatable {
 }
 
 /// Identifies a link across layers: an HCI connection handle on an adapter, or an air access address.
-package enum LinkID: Hashable, Sendable, CustomStringConvertible {
+public enum LinkID: Hashable, Sendable, CustomStringConvertible {
     case hci(adapter: UInt16?, handle: UInt16)
     case air(accessAddress: UInt32)
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .hci(let adapter, let handle):
             return (adapter.map { "hci\($0) " } ?? "") + "handle " + Hex.code(handle, width: 4)
@@ -117,16 +117,16 @@ package enum LinkID: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A reassembled L2CAP PDU and its decoded content.
-package struct L2CAPPDU: Sendable {
-    package var link: LinkID
-    package var direction: Direction
-    package var frame: L2CAPFrame
-    package var content: L2CAPContent
+public struct L2CAPPDU: Sendable {
+    public var link: LinkID
+    public var direction: Direction
+    public var frame: L2CAPFrame
+    public var content: L2CAPContent
     /// The channel's PSM and the CIDs of both ends, for PDUs on dynamic channels
     /// (`L2CAPChannelTable`); all 0 on fixed channels.
-    package var channel = ChannelEnds.fixed
+    public var channel = ChannelEnds.fixed
 
-    package init(link: LinkID, direction: Direction, frame: L2CAPFrame, content: L2CAPContent,
+    public init(link: LinkID, direction: Direction, frame: L2CAPFrame, content: L2CAPContent,
                 channel: ChannelEnds = .fixed) {
         self.link = link
         self.direction = direction
@@ -137,7 +137,7 @@ package struct L2CAPPDU: Sendable {
 }
 
 /// What an L2CAP PDU carries, by channel (Core v5.4 Vol 3 Part A §2.1).
-package enum L2CAPContent: Sendable {
+public enum L2CAPContent: Sendable {
     case att(ATTPDU)
     /// An ATT PDU whose parameters do not decode; the opcode when at least that byte is there.
     case malformedATT(opcode: ATTOpcode?, error: DecodeError)
@@ -148,8 +148,8 @@ package enum L2CAPContent: Sendable {
 }
 
 /// A problem found while decoding one record. Each is a finding in the report, never a crash.
-package struct PacketIssue: Sendable, Equatable, CustomStringConvertible {
-    package enum Kind: String, Sendable {
+public struct PacketIssue: Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
         /// A layer's bytes break the specification (bad length, reserved value, leftover bytes).
         case malformed
         /// The capturing tool kept fewer bytes than were sent (btsnooz, snaplen).
@@ -165,26 +165,26 @@ package struct PacketIssue: Sendable, Equatable, CustomStringConvertible {
         case notDecoded = "not-decoded"
     }
 
-    package var kind: Kind
-    package var layer: Layer
-    package var message: String
+    public var kind: Kind
+    public var layer: Layer
+    public var message: String
     /// For an ATT PDU the capturing tool cut: its opcode, when the cut left that byte.
-    package var hiddenATTOpcode: UInt8?
+    public var hiddenATTOpcode: UInt8?
     /// The decoder's error, typed (field, offset, bytes needed), when a layer's bytes broke the
     /// specification; `message` is its text.
-    package var error: DecodeError?
+    public var error: DecodeError?
 
-    package init(_ kind: Kind, layer: Layer, _ message: String, hiddenATTOpcode: UInt8? = nil) {
+    public init(_ kind: Kind, layer: Layer, _ message: String, hiddenATTOpcode: UInt8? = nil) {
         self.kind = kind
         self.layer = layer
         self.message = message
         self.hiddenATTOpcode = hiddenATTOpcode
     }
 
-    package init(_ error: DecodeError) {
+    public init(_ error: DecodeError) {
         self.init(.malformed, layer: error.layer, error.message)
         self.error = error
     }
 
-    package var description: String { "\(layer.rawValue): \(message)" }
+    public var description: String { "\(layer.rawValue): \(message)" }
 }

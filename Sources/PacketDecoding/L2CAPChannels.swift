@@ -7,15 +7,15 @@ import L2CAP
 /// opened, and the CIDs of both ends. "Local" is the capture's side (the host of an HCI
 /// capture, the central over the air): PDUs it receives carry `localCID`, those it sends
 /// `remoteCID`. On a fixed channel both are the fixed CID and `psm` is 0.
-package struct ChannelEnds: Sendable, Equatable {
+public struct ChannelEnds: Sendable, Equatable {
     /// 0 on a fixed channel and on a dynamic one whose opening the capture lacks.
-    package var psm: UInt16
-    package var localCID: UInt16
-    package var remoteCID: UInt16
+    public var psm: UInt16
+    public var localCID: UInt16
+    public var remoteCID: UInt16
     /// A K-frame carrying part of an SDU that a later K-frame completes (credit-based modes).
-    package var sduSegment: Bool
+    public var sduSegment: Bool
 
-    package init(psm: UInt16, localCID: UInt16, remoteCID: UInt16, sduSegment: Bool = false) {
+    public init(psm: UInt16, localCID: UInt16, remoteCID: UInt16, sduSegment: Bool = false) {
         self.psm = psm
         self.localCID = localCID
         self.remoteCID = remoteCID
@@ -23,7 +23,7 @@ package struct ChannelEnds: Sendable, Equatable {
     }
 
     /// A fixed channel's (and the placeholder's) ends.
-    package static let fixed = ChannelEnds(psm: 0, localCID: 0, remoteCID: 0)
+    public static let fixed = ChannelEnds(psm: 0, localCID: 0, remoteCID: 0)
 }
 
 /// The dynamic channels of every live link, built from the signalling (Core v5.4 Vol 3 Part A

@@ -3,7 +3,7 @@ import L2CAP
 
 /// The L2CAP PDUs one record completed, in order. The first is stored inline: a record
 /// completes at most one PDU almost always, and that one then costs no allocation.
-package struct L2CAPPDUs: RandomAccessCollection, Sendable {
+public struct L2CAPPDUs: RandomAccessCollection, Sendable {
     /// The first PDU, inline, when `count > 0`; `rest` holds any others. Read in place by a
     /// consumer that wants no copy of them (the subscript returns one), after checking `count`:
     /// while it is 0, a PDU that owns nothing holds the place, or the PDU of a packet emptied
@@ -11,27 +11,27 @@ package struct L2CAPPDUs: RandomAccessCollection, Sendable {
     /// through the runtime's generic witness.
     /// Settable so that a consumer can be lent it in place (`inout`): passed as an argument, it
     /// was copied first, once per ATT PDU.
-    package var head = L2CAPPDU.placeholder
-    package private(set) var rest: [L2CAPPDU] = []
-    package private(set) var count = 0
+    public var head = L2CAPPDU.placeholder
+    public private(set) var rest: [L2CAPPDU] = []
+    public private(set) var count = 0
 
-    package init() {}
+    public init() {}
 
-    package var startIndex: Int { 0 }
-    package var endIndex: Int { count }
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
 
-    package subscript(position: Int) -> L2CAPPDU {
+    public subscript(position: Int) -> L2CAPPDU {
         position == 0 ? head : rest[position - 1]
     }
 
     /// Back to no PDU, `rest` keeping its capacity. The first stays in its place until the next
     /// `append` replaces it: putting a placeholder there cost a destroy per ACL record.
-    package mutating func removeAll() {
+    public mutating func removeAll() {
         if !rest.isEmpty { rest.removeFirstFew(rest.count) }
         count = 0
     }
 
-    package mutating func append(_ pdu: L2CAPPDU) {
+    public mutating func append(_ pdu: L2CAPPDU) {
         if count == 0 { head = pdu } else { rest.append(pdu) }
         count += 1
     }

@@ -7,15 +7,15 @@ import LinkLayer
 
 /// The streaming pipeline: each record goes in, one `DecodedPacket` comes out. State is only what
 /// is live: partial L2CAP PDUs per link and direction, and partial extended advertising reports.
-package struct PacketDecoder: Sendable {
+public struct PacketDecoder: Sendable {
     private var reassembler = L2CAPReassembler()
     private var advertising = ExtendedAdvertisingAssembler()
     private var linkLayer = LinkLayerTracker()
     private var channels = L2CAPChannelTable()
 
-    package init() {}
+    public init() {}
 
-    package mutating func decode(_ record: CaptureRecord) -> DecodedPacket {
+    public mutating func decode(_ record: CaptureRecord) -> DecodedPacket {
         var packet = DecodedPacket(record: record)
         decodeRecord(of: &packet)
         return packet
@@ -24,14 +24,14 @@ package struct PacketDecoder: Sendable {
     /// Decodes `record` into `packet`, replacing everything it held (its lists keep their
     /// capacity): a caller that decodes record after record into one packet saves building a
     /// new one aside and copying it in, and the record moves in rather than being copied.
-    package mutating func decode(_ record: consuming CaptureRecord, into packet: inout DecodedPacket) {
+    public mutating func decode(_ record: consuming CaptureRecord, into packet: inout DecodedPacket) {
         packet.replaceRecord(record)
         decodeRecord(of: &packet)
     }
 
     /// `decode(_:into:)` of a record that changes places with the packet's previous one, which
     /// `record` then holds: for a caller that frees its records together.
-    package mutating func decode(swapping record: inout CaptureRecord, into packet: inout DecodedPacket) {
+    public mutating func decode(swapping record: inout CaptureRecord, into packet: inout DecodedPacket) {
         packet.replaceRecord(swapping: &record)
         decodeRecord(of: &packet)
     }
@@ -107,7 +107,7 @@ package struct PacketDecoder: Sendable {
     }
 
     /// What is still pending at the end of the capture, reported as issues.
-    package mutating func finish() -> [PacketIssue] {
+    public mutating func finish() -> [PacketIssue] {
         var issues = reassembler.flushAll().compactMap { describe($0) }
         for output in advertising.flush() {
             if case .abandoned(let report, let fragments, _) = output {

@@ -8,7 +8,7 @@ import VendorDecoding
 /// annotate` (Wireshark shows them as `frame.comment`). Each comment is one finding and starts
 /// with `bledecode KIND:`, KIND being a finding's kind (docs/failures.md: failures and notices), `vendor-frame` (on a
 /// frame's last fragment), `connection-start` or `connection-end`.
-package struct Annotations {
+public struct Annotations {
     private var byRecord: [Int: [String]] = [:]
     /// Findings tied to no record (an ATT request left unanswered when its link dropped, a
     /// connection still up at the end), by time: each goes on the last packet at or before the
@@ -16,9 +16,9 @@ package struct Annotations {
     private var byTime: [(timeUs: Int64, comment: String)] = []
     private var nextByTime = 0
     /// Findings by kind, for the closing line.
-    package private(set) var counts: [String: Int] = [:]
+    public private(set) var counts: [String: Int] = [:]
 
-    package init(_ analysis: Analysis) {
+    public init(_ analysis: Analysis) {
         let report = analysis.report
         let devices = Dictionary(report.devices.map { ($0.id, TimelineFormat.title($0)) }, uniquingKeysWith: { a, _ in a })
         for connection in report.connections {
@@ -58,7 +58,7 @@ package struct Annotations {
     /// The comments of `record`, in the order connections, vendor frames, failures, then those
     /// tied to a time up to the next record's (`nextTimeUs`; nil for the last record: all left).
     /// Call once per record, in order.
-    package mutating func comments(for record: CaptureRecord, nextTimeUs: Int64?) -> [String] {
+    public mutating func comments(for record: CaptureRecord, nextTimeUs: Int64?) -> [String] {
         var comments = byRecord[record.index] ?? []
         if nextTimeUs == nil {
             // Records the copy does not have (a last record the file cut short): on the last one.
@@ -71,7 +71,7 @@ package struct Annotations {
         return comments
     }
 
-    package var total: Int { counts.values.reduce(0, +) }
+    public var total: Int { counts.values.reduce(0, +) }
 
     private mutating func add(_ kind: String, _ text: String, record: Int?, timeUs: Int64 = 0) {
         // Names come from the capture and the profile: control characters are shown, not kept.

@@ -6,11 +6,11 @@ import Sessions
 /// pasted into a public tracker. One mapping per analysis: the same original always gets the
 /// same pseudonym, in the model's fields and inside free text (failure summaries, vendor notes),
 /// so every output format agrees. Attribute values and vendor payload bytes are not rewritten.
-package struct Anonymizer: Sendable {
+public struct Anonymizer: Sendable {
     /// Original → pseudonym, in order of first appearance.
-    package private(set) var addresses: [(original: BluetoothAddress, pseudonym: BluetoothAddress)] = []
-    package private(set) var names: [(original: String, pseudonym: String)] = []
-    package private(set) var identities: [(original: String, pseudonym: String)] = []
+    public private(set) var addresses: [(original: BluetoothAddress, pseudonym: BluetoothAddress)] = []
+    public private(set) var names: [(original: String, pseudonym: String)] = []
+    public private(set) var identities: [(original: String, pseudonym: String)] = []
     private var addressMap: [BluetoothAddress: BluetoothAddress] = [:]
     /// Text replacements, longest original first so a name inside a longer one is not split.
     private var replacements: [(original: String, pseudonym: String)] = []
@@ -19,7 +19,7 @@ package struct Anonymizer: Sendable {
     /// text, where they would match inside ordinary words.
     static let shortestNameInText = 3
 
-    package init(_ analysis: Analysis) {
+    public init(_ analysis: Analysis) {
         let report = analysis.report
         for device in report.devices {
             for address in device.addresses {
@@ -56,11 +56,11 @@ package struct Anonymizer: Sendable {
         addresses.append((address, pseudonym))
     }
 
-    package func address(_ address: BluetoothAddress) -> BluetoothAddress { addressMap[address] ?? address }
+    public func address(_ address: BluetoothAddress) -> BluetoothAddress { addressMap[address] ?? address }
 
     /// Replaces every original in `text`, in one left-to-right pass (a pseudonym is never
     /// rewritten again).
-    package func scrub(_ text: String) -> String {
+    public func scrub(_ text: String) -> String {
         guard replacements.contains(where: { text.contains($0.original) }) else { return text }
         var out = ""
         var rest = Substring(text)
@@ -76,7 +76,7 @@ package struct Anonymizer: Sendable {
         return out
     }
 
-    package func apply(to analysis: Analysis) -> Analysis {
+    public func apply(to analysis: Analysis) -> Analysis {
         var out = analysis
         out.info.path = scrub(analysis.info.path)
         out.report.devices = analysis.report.devices.map { device in
@@ -124,7 +124,7 @@ package struct Anonymizer: Sendable {
 
     /// `{"addresses": {"40:00:00:00:00:01": "6B:30:F9:0E:C7:DD", …}, "names": {…}, "identities": {…}}`:
     /// pseudonym → original, for the reporter to keep.
-    package func mappingJSON() -> [UInt8] {
+    public func mappingJSON() -> [UInt8] {
         var json = JSONWriter()
         json.beginObject()
         json.key("addresses")

@@ -8,8 +8,8 @@ import Sessions
 /// axis, the failure list linked to the timeline, the GATT database per device and the
 /// capture's facts. Tables are written here, escaped by `HTMLText`; the lanes are drawn by the
 /// page's script from one JSON blob (`HTMLReport.data`), which `JSONWriter` keeps inert.
-package enum HTMLReport {
-    package static func render(_ analysis: Analysis, timeline: Timeline, commandLine: String) -> String {
+public enum HTMLReport {
+    public static func render(_ analysis: Analysis, timeline: Timeline, commandLine: String) -> String {
         var html = ""
         render(analysis, startUs: timeline.startUs, endUs: timeline.endUs, lanes: timeline.lanes, host: timeline.host,
                commandLine: commandLine) { html += $0 }
@@ -18,7 +18,7 @@ package enum HTMLReport {
 
     /// Hands the page to `write` a piece at a time, the lanes built, filtered and written one at
     /// a time, so that neither a long capture's page nor its whole timeline is held.
-    package static func render(_ analysis: Analysis, building builder: TimelineBuilder, filter: TimelineFilter,
+    public static func render(_ analysis: Analysis, building builder: TimelineBuilder, filter: TimelineFilter,
                               commandLine: String, to write: (String) -> Void) {
         render(analysis, startUs: builder.startUs, endUs: builder.endUs, lanes: builder.lanes(filter),
                host: builder.host(filter), commandLine: commandLine, to: write)
@@ -153,8 +153,8 @@ package enum HTMLReport {
 
 /// Makes untrusted text inert in HTML text and attribute values: control characters shown as
 /// escapes (as on the terminal), then `& < > " '` as character references.
-package enum HTMLText {
-    package static func escape(_ text: String) -> String {
+public enum HTMLText {
+    public static func escape(_ text: String) -> String {
         var out = ""
         for character in TerminalText.escape(text) {
             switch character {

@@ -6,7 +6,7 @@ import BLEBase
 /// Strings are escaped per RFC 8259 §7, plus `<`, `>`, `&`, U+2028 and U+2029 as `\uXXXX` so
 /// that untrusted text from a capture stays inert when the JSON is embedded in an HTML page or
 /// JavaScript.
-package struct JSONWriter {
+public struct JSONWriter {
     /// The text written so far; a copied writer copies it when it writes on (`unique`).
     private var out: JSONBuffer
     /// Whether the next value in the current object or array comes after another.
@@ -14,16 +14,16 @@ package struct JSONWriter {
     /// `needsComma` of the enclosing objects and arrays, innermost last.
     private var enclosingNeedsComma: [Bool] = []
 
-    package init(capacity: Int = 4096) { out = JSONBuffer(capacity: capacity) }
+    public init(capacity: Int = 4096) { out = JSONBuffer(capacity: capacity) }
 
     /// The text written so far.
-    package var bytes: [UInt8] { out.bytes }
+    public var bytes: [UInt8] { out.bytes }
     /// How many bytes `bytes` holds.
-    package var count: Int { out.count }
+    public var count: Int { out.count }
 
     /// Hands over the text written so far and starts an empty buffer (the document's nesting is
     /// kept), so that a long document can be streamed out in pieces.
-    package mutating func takeBytes() -> [UInt8] {
+    public mutating func takeBytes() -> [UInt8] {
         let taken = out.bytes
         unique()
         out.removeAll()
@@ -54,14 +54,14 @@ package struct JSONWriter {
         out.append(bracket)
     }
 
-    package mutating func beginObject() { begin(UInt8(ascii: "{")) }
-    package mutating func endObject() { end(UInt8(ascii: "}")) }
-    package mutating func beginArray() { begin(UInt8(ascii: "[")) }
-    package mutating func endArray() { end(UInt8(ascii: "]")) }
+    public mutating func beginObject() { begin(UInt8(ascii: "{")) }
+    public mutating func endObject() { end(UInt8(ascii: "}")) }
+    public mutating func beginArray() { begin(UInt8(ascii: "[")) }
+    public mutating func endArray() { end(UInt8(ascii: "]")) }
 
     /// Writes `"key":` for one of the report's own names, copied without an escape scan (a
     /// name must need no escape); the next value call writes the value without a comma.
-    package mutating func key(_ key: StaticString) {
+    public mutating func key(_ key: StaticString) {
         assert(key.withUTF8Buffer { !$0.contains(where: Self.mayNeedEscape) }, "JSON names need no escape")
         separator()
         out.append(UInt8(ascii: "\""))
@@ -72,23 +72,23 @@ package struct JSONWriter {
     }
 
     /// `key(_:)` for a name taken from data (a dictionary's key, a decoded field's name): escaped.
-    package mutating func dynamicKey(_ key: String) {
+    public mutating func dynamicKey(_ key: String) {
         separator()
         appendString(key)
         out.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
-    package mutating func string(_ value: String) { separator(); appendString(value) }
+    public mutating func string(_ value: String) { separator(); appendString(value) }
 
     /// `bytes` as a string of lower-case hex digits (`Hex.string`), written without a String.
-    package mutating func hexString<Bytes: Collection<UInt8>>(_ value: Bytes) {
+    public mutating func hexString<Bytes: Collection<UInt8>>(_ value: Bytes) {
         separator()
         out.append(UInt8(ascii: "\""))
         Hex.append(value, to: &out)
         out.append(UInt8(ascii: "\""))
     }
-    package mutating func int<T: BinaryInteger>(_ value: T) {
+    public mutating func int<T: BinaryInteger>(_ value: T) {
         separator()
         if let small = Int64(exactly: value) {
             DecimalText.append(small, to: &out)
@@ -97,30 +97,30 @@ package struct JSONWriter {
             text.withUTF8 { out.append(contentsOf: $0) }
         }
     }
-    package mutating func bool(_ value: Bool) { separator(); out.append(value ? "true" : "false") }
-    package mutating func null() { separator(); out.append("null") }
+    public mutating func bool(_ value: Bool) { separator(); out.append(value ? "true" : "false") }
+    public mutating func null() { separator(); out.append("null") }
 
     /// Writes a pre-encoded JSON fragment as a value (for nesting writers).
-    package mutating func raw(_ json: [UInt8]) {
+    public mutating func raw(_ json: [UInt8]) {
         separator()
         json.withUnsafeBufferPointer { out.append(contentsOf: $0) }
     }
 
-    package mutating func field(_ name: StaticString, _ value: String) { key(name); string(value) }
-    package mutating func field<T: BinaryInteger>(_ name: StaticString, _ value: T) { key(name); int(value) }
-    package mutating func field(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
-    package mutating func field(_ name: StaticString, optional value: String?) {
+    public mutating func field(_ name: StaticString, _ value: String) { key(name); string(value) }
+    public mutating func field<T: BinaryInteger>(_ name: StaticString, _ value: T) { key(name); int(value) }
+    public mutating func field(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
+    public mutating func field(_ name: StaticString, optional value: String?) {
         key(name)
         if let value { string(value) } else { null() }
     }
-    package mutating func field<T: BinaryInteger>(_ name: StaticString, optional value: T?) {
+    public mutating func field<T: BinaryInteger>(_ name: StaticString, optional value: T?) {
         key(name)
         if let value { int(value) } else { null() }
     }
 
     /// Renders a decoded value: integers as numbers, bytes as lower-case hex strings, addresses
     /// and UUIDs in the report contract's text forms.
-    package mutating func value(_ value: FieldValue) {
+    public mutating func value(_ value: FieldValue) {
         switch value {
         case .int(let v): int(v)
         case .uint(let v): int(v)
@@ -156,7 +156,7 @@ package struct JSONWriter {
     private static let escapedBelow128: UInt64 = 1 << (0x5C - 64) | 1 << (0x7F - 64)
 
     /// An ISO 8601 time (`Timestamp.iso8601`) as a string value, written without a String.
-    package mutating func isoTime(unixMicroseconds us: Int64) {
+    public mutating func isoTime(unixMicroseconds us: Int64) {
         separator()
         out.append(UInt8(ascii: "\""))
         Timestamp.appendISO8601(unixMicroseconds: us, to: &out)

@@ -5,8 +5,8 @@ import Sessions
 /// A summary to paste into a GitHub issue or a Jira ticket: the capture's facts, the failures,
 /// the connections per device, and the command line that produced it. Text from the capture is
 /// escaped by `MarkdownText`.
-package enum MarkdownReport {
-    package static func render(_ analysis: Analysis, commandLine: String) -> String {
+public enum MarkdownReport {
+    public static func render(_ analysis: Analysis, commandLine: String) -> String {
         let report = analysis.report
         let start = report.stats.firstTimeUs ?? 0
         let devices = Dictionary(report.devices.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -106,12 +106,12 @@ package enum MarkdownReport {
 /// Makes untrusted text inert in Markdown: control characters shown as escapes, `& < >` as
 /// entities, Markdown punctuation (emphasis, links, code, table pipes) behind a
 /// backslash, line breaks as spaces (a table row is one line).
-package enum MarkdownText {
+public enum MarkdownText {
     /// Characters that start emphasis, code, links or cells anywhere in a line (cells never
     /// start a line, so `#`, `-`, `+` need no escape there).
     static let punctuation: Set<Character> = ["\\", "`", "*", "_", "[", "]", "|", "~"]
 
-    package static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var out = ""
         for character in TerminalText.escape(text) {
             switch character {

@@ -8,15 +8,15 @@ private let systemWrite = Darwin.write
 
 /// A buffered writer to a file descriptor: output is collected in a 64 KiB buffer and written
 /// with `write(2)` in large blocks, so printing millions of lines costs few system calls.
-package final class BufferedOutput {
+public final class BufferedOutput {
     private let fd: Int32
     private var buffer: [UInt8] = []
     private let capacity: Int
     private let closeWhenDone: Bool
     /// Set when a write failed (a closed pipe, a full disk); further output is dropped.
-    package private(set) var failed = false
+    public private(set) var failed = false
 
-    package init(fileDescriptor: Int32 = 1, capacity: Int = 1 << 16, closeWhenDone: Bool = false) {
+    public init(fileDescriptor: Int32 = 1, capacity: Int = 1 << 16, closeWhenDone: Bool = false) {
         fd = fileDescriptor
         self.capacity = capacity
         self.closeWhenDone = closeWhenDone
@@ -28,23 +28,23 @@ package final class BufferedOutput {
         if closeWhenDone { close(fd) }
     }
 
-    package func write(_ text: String) {
+    public func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= capacity { flush() }
     }
 
-    package func write(bytes: [UInt8]) {
+    public func write(bytes: [UInt8]) {
         buffer.append(contentsOf: bytes)
         if buffer.count >= capacity { flush() }
     }
 
-    package func line(_ text: String) {
+    public func line(_ text: String) {
         write(text)
         buffer.append(UInt8(ascii: "\n"))
         if buffer.count >= capacity { flush() }
     }
 
-    package func flush() {
+    public func flush() {
         guard !buffer.isEmpty, !failed else { buffer.removeAll(keepingCapacity: true); return }
         var offset = 0
         buffer.withUnsafeBytes { raw in

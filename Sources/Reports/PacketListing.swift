@@ -8,7 +8,7 @@ import PacketDecoding
 import Sessions
 
 /// How `bledecode packets` shows times.
-package enum TimeDisplay: String, Sendable, CaseIterable {
+public enum TimeDisplay: String, Sendable, CaseIterable {
     /// Seconds since the first record, like Wireshark's default.
     case relative
     /// UTC, ISO 8601.
@@ -17,14 +17,14 @@ package enum TimeDisplay: String, Sendable, CaseIterable {
 
 /// Renders decoded packets as a packet list: one line per record, optionally with the full layered
 /// decode below it (`-v`), or as JSON Lines (one object per record).
-package struct PacketListing {
-    package var time: TimeDisplay
-    package var verbose: Bool
+public struct PacketListing {
+    public var time: TimeDisplay
+    public var verbose: Bool
     /// Values whole instead of cut (the summary cuts at 32 bytes, the `-v` fields at 64).
-    package var full: Bool
+    public var full: Bool
     private var firstTimeUs: Int64?
 
-    package init(time: TimeDisplay = .relative, verbose: Bool = false, full: Bool = false) {
+    public init(time: TimeDisplay = .relative, verbose: Bool = false, full: Bool = false) {
         self.time = time
         self.verbose = verbose
         self.full = full
@@ -34,7 +34,7 @@ package struct PacketListing {
 
     /// Shows relative times from this record's on: the capture's first, also when a filter
     /// leaves it out.
-    package mutating func start(at record: CaptureRecord) {
+    public mutating func start(at record: CaptureRecord) {
         firstTimeUs = firstTimeUs ?? record.timestampUs
     }
 
@@ -42,7 +42,7 @@ package struct PacketListing {
 
     /// `    12  +0.041250  TX   C1 D2  ATT Write Request handle 0x0010 value aa01…`: the
     /// connection and device (`peer`) on packets of a connection.
-    package mutating func text(_ packet: DecodedPacket, peer: LinkPeer? = nil) -> String {
+    public mutating func text(_ packet: DecodedPacket, peer: LinkPeer? = nil) -> String {
         let record = packet.record
         let first = firstTimeUs ?? record.timestampUs
         firstTimeUs = first
@@ -143,7 +143,7 @@ package struct PacketListing {
         return fields
     }
 
-    package static func kindName(_ kind: RecordKind) -> String {
+    public static func kindName(_ kind: RecordKind) -> String {
         switch kind {
         case .hciCommand: return "command"
         case .hciEvent: return "event"
@@ -160,7 +160,7 @@ package struct PacketListing {
     // MARK: JSON Lines
 
     /// One JSON object for a record; fields documented in docs/packets-json.md.
-    package func json(_ packet: DecodedPacket, peer: LinkPeer? = nil) -> [UInt8] {
+    public func json(_ packet: DecodedPacket, peer: LinkPeer? = nil) -> [UInt8] {
         let record = packet.record
         var w = JSONWriter(capacity: 256)
         w.beginObject()

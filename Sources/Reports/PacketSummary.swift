@@ -8,8 +8,8 @@ import PacketDecoding
 
 /// The one-line description of a decoded packet: its deepest decoded layer, like Wireshark's
 /// Info column. Text from the capture (names, notes) is escaped for the terminal here.
-package enum PacketSummary {
-    package static func line(_ packet: DecodedPacket, valueLimit: Int = 32) -> String {
+public enum PacketSummary {
+    public static func line(_ packet: DecodedPacket, valueLimit: Int = 32) -> String {
         var text = deepest(packet, valueLimit: valueLimit)
         if !packet.issues.isEmpty {
             text += " [" + packet.issues.map(\.description).joined(separator: "; ") + "]"

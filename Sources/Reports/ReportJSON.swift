@@ -9,13 +9,13 @@ import Sessions
 import VendorDecoding
 
 /// The JSON report of docs/report.md (schema: docs/report.schema.json).
-package enum ReportJSON {
-    package static let schemaVersion = 1
+public enum ReportJSON {
+    public static let schemaVersion = 1
 
     /// Streams the report to `sink` in pieces of about `chunkSize` bytes, so that memory
     /// does not grow with the report (a long capture's report is tens of MB). `parallel` writes
     /// its long arrays on two threads (`ParallelJSON`), for a caller that leaves a core free.
-    package static func write(_ analysis: Analysis, commandLine: String, chunkSize: Int = 1 << 16, parallel: Bool = true,
+    public static func write(_ analysis: Analysis, commandLine: String, chunkSize: Int = 1 << 16, parallel: Bool = true,
                              to sink: ([UInt8]) -> Void) {
         var w = JSONWriter(capacity: min(chunkSize, 1 << 16) + 4096)
         /// Called between the elements of the long arrays, with the writer lent (`w` itself is
@@ -577,6 +577,6 @@ package enum ReportJSON {
 }
 
 /// The version the tool reports (`bledecode --version`, reports' `tool.version`).
-package enum ToolVersion {
-    package static let current = "0.1.0"
+public enum ToolVersion {
+    public static let current = "0.1.0"
 }

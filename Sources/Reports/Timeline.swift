@@ -4,36 +4,36 @@ import Sessions
 /// packet): built once from the session model by `Timeline.init(_:)` and rendered as terminal
 /// text, HTML or Markdown. Text in events is plain and untrusted (device names, notes): every
 /// renderer escapes it for its medium.
-package struct Timeline: Sendable {
-    package var startUs: Int64
-    package var endUs: Int64
+public struct Timeline: Sendable {
+    public var startUs: Int64
+    public var endUs: Int64
     /// One lane per device, in the order devices were first seen.
-    package var lanes: [TimelineLane]
+    public var lanes: [TimelineLane]
     /// Events tied to no device: HCI commands that failed, a truncated file.
-    package var host: [TimelineEvent]
+    public var host: [TimelineEvent]
 }
 
 /// One device and its events in time order.
-package struct TimelineLane: Sendable {
-    package var device: Device
+public struct TimelineLane: Sendable {
+    public var device: Device
     /// `D2 "DEMO-0B0D"`.
-    package var title: String
-    package var events: [TimelineEvent]
+    public var title: String
+    public var events: [TimelineEvent]
 }
 
 /// One line of the timeline.
-package struct TimelineEvent: Sendable {
-    package enum Kind: String, Sendable {
+public struct TimelineEvent: Sendable {
+    public enum Kind: String, Sendable {
         case advertising, addressChange = "address-change", attempt, connected, parameters, discovery, subscription,
              traffic, vendorCommand = "vendor-command", disconnected, failure, notice, security
     }
 
     /// How a line stands out: failures red, warnings (things left open, worth a look) yellow;
     /// info notices are `normal` lines of kind `notice`, shown by the terminal only with `-v`.
-    package enum Severity: Int, Sendable, Comparable {
+    public enum Severity: Int, Sendable, Comparable {
         case normal, warning, error
-        package static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-        package var name: String {
+        public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+        public var name: String {
             switch self {
             case .normal: "normal"
             case .warning: "warning"
@@ -42,27 +42,27 @@ package struct TimelineEvent: Sendable {
         }
     }
 
-    package var kind: Kind
-    package var severity: Severity
-    package var timeUs: Int64
+    public var kind: Kind
+    public var severity: Severity
+    public var timeUs: Int64
     /// For spans: advertising bursts, connections.
-    package var endUs: Int64?
+    public var endUs: Int64?
     /// False for summaries that belong to a span rather than a moment (traffic per characteristic).
-    package var timed = true
-    package var connectionID: String?
+    public var timed = true
+    public var connectionID: String?
     /// Attribute handles the event is about (for `--handle` and `--uuid`).
-    package var handles: [UInt16] = []
-    package var text: String
-    package var failureKind: FailureKind?
+    public var handles: [UInt16] = []
+    public var text: String
+    public var failureKind: FailureKind?
     /// Record numbers behind the event, for jumping to packets in Wireshark.
-    package var records: [Int] = []
+    public var records: [Int] = []
     /// The packets or transactions a summary stands for (`--verbose`).
-    package var details: [TimelineDetail] = []
+    public var details: [TimelineDetail] = []
     /// A line only `--verbose` shows (the connection's transactions in time order), whose
     /// details the other renderings use as they are.
-    package var verboseOnly = false
+    public var verboseOnly = false
 
-    package init(kind: Kind, severity: Severity = .normal, timeUs: Int64, endUs: Int64? = nil, timed: Bool = true,
+    public init(kind: Kind, severity: Severity = .normal, timeUs: Int64, endUs: Int64? = nil, timed: Bool = true,
                 connectionID: String? = nil, handles: [UInt16] = [], text: String, failureKind: FailureKind? = nil,
                 records: [Int] = [], details: [TimelineDetail] = [], verboseOnly: Bool = false) {
         self.kind = kind
@@ -81,11 +81,11 @@ package struct TimelineEvent: Sendable {
 }
 
 /// One transaction or packet under a summarized event.
-package struct TimelineDetail: Sendable {
-    package var timeUs: Int64
-    package var records: [Int]
-    package var severity: TimelineEvent.Severity
-    package var text: String
+public struct TimelineDetail: Sendable {
+    public var timeUs: Int64
+    public var records: [Int]
+    public var severity: TimelineEvent.Severity
+    public var text: String
     /// The attribute it is about, for `--handle` and `--uuid`.
-    package var handle: UInt16?
+    public var handle: UInt16?
 }

@@ -7,7 +7,7 @@ import Sessions
 
 extension Timeline {
     /// Builds the whole per-device timeline (`TimelineBuilder`, every lane).
-    package init(_ analysis: Analysis) {
+    public init(_ analysis: Analysis) {
         let builder = TimelineBuilder(analysis)
         startUs = builder.startUs
         endUs = builder.endUs
@@ -21,11 +21,11 @@ extension Timeline {
 /// model's one-line reason); a normal line a failure already tells is left out (the
 /// disconnection of a lost link, a failed attempt), so nothing is said twice and nothing normal
 /// stands out.
-package struct TimelineBuilder {
-    package let startUs: Int64
-    package let endUs: Int64
+public struct TimelineBuilder {
+    public let startUs: Int64
+    public let endUs: Int64
     /// Events tied to no device (or to a device id no longer in the device list), in time order.
-    package let host: [TimelineEvent]
+    public let host: [TimelineEvent]
     private let analysis: Analysis
     /// What each device's lane is made of, by index into the report's lists, per device id.
     private var connections: [String: [Int]] = [:]
@@ -37,7 +37,7 @@ package struct TimelineBuilder {
     private let gattByDevice: [String: [GATTAttribute]]
     private let lostLinks: Set<String>
 
-    package init(_ analysis: Analysis) {
+    public init(_ analysis: Analysis) {
         self.analysis = analysis
         let report = analysis.report
         startUs = report.stats.firstTimeUs ?? 0
@@ -100,22 +100,22 @@ package struct TimelineBuilder {
     }
 
     /// Every device's lane, in the order devices were first seen, each built as it is read.
-    package var lanes: some Sequence<TimelineLane> {
+    public var lanes: some Sequence<TimelineLane> {
         analysis.report.devices.lazy.compactMap { lane(for: $0) }
     }
 
     /// The lanes as `filter` leaves them, each built and filtered as it is read.
-    package func lanes(_ filter: TimelineFilter) -> some Sequence<TimelineLane> {
+    public func lanes(_ filter: TimelineFilter) -> some Sequence<TimelineLane> {
         lanes.lazy.compactMap { filter.apply(to: $0, startUs: startUs) }
     }
 
     /// The host's events as `filter` leaves them.
-    package func host(_ filter: TimelineFilter) -> [TimelineEvent] {
+    public func host(_ filter: TimelineFilter) -> [TimelineEvent] {
         filter.apply(host: host, startUs: startUs)
     }
 
     /// The device's events in time order, nil when it has none.
-    package func lane(for device: Device) -> TimelineLane? {
+    public func lane(for device: Device) -> TimelineLane? {
         let report = analysis.report
         var events = Timeline.advertising(device)
         let gatt = gattByDevice[device.id] ?? []

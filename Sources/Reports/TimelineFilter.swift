@@ -4,16 +4,16 @@ import Sessions
 
 /// What the user asked to see: `--device`, `--since`/`--until`, `--only-failures`,
 /// `--handle`, `--uuid`. Empty lists select everything.
-package struct TimelineFilter: Sendable {
+public struct TimelineFilter: Sendable {
     /// Device ids (`D2`), addresses, identities, or (part of) a name, case-insensitive.
-    package var devices: [String] = []
-    package var since: TimeBound?
-    package var until: TimeBound?
-    package var onlyFailures = false
-    package var handles: [UInt16] = []
-    package var uuids: [BluetoothUUID] = []
+    public var devices: [String] = []
+    public var since: TimeBound?
+    public var until: TimeBound?
+    public var onlyFailures = false
+    public var handles: [UInt16] = []
+    public var uuids: [BluetoothUUID] = []
 
-    package init(devices: [String] = [], since: TimeBound? = nil, until: TimeBound? = nil, onlyFailures: Bool = false,
+    public init(devices: [String] = [], since: TimeBound? = nil, until: TimeBound? = nil, onlyFailures: Bool = false,
                 handles: [UInt16] = [], uuids: [BluetoothUUID] = []) {
         self.devices = devices
         self.since = since
@@ -23,11 +23,11 @@ package struct TimelineFilter: Sendable {
         self.uuids = uuids
     }
 
-    package var isEmpty: Bool {
+    public var isEmpty: Bool {
         devices.isEmpty && since == nil && until == nil && !onlyFailures && handles.isEmpty && uuids.isEmpty
     }
 
-    package func matches(_ device: Device) -> Bool {
+    public func matches(_ device: Device) -> Bool {
         guard !devices.isEmpty else { return true }
         return devices.contains { wanted in
             let needle = wanted.lowercased()
@@ -41,7 +41,7 @@ package struct TimelineFilter: Sendable {
     /// Events in the time window, failures only if asked, about the handles or UUIDs if asked.
     /// With a handle or UUID filter, a connection's opening line stays as context for the
     /// lines that matched on it.
-    package func apply(to timeline: Timeline) -> Timeline {
+    public func apply(to timeline: Timeline) -> Timeline {
         guard !isEmpty else { return timeline }
         var out = timeline
         out.lanes = timeline.lanes.compactMap { apply(to: $0, startUs: timeline.startUs) }
@@ -50,7 +50,7 @@ package struct TimelineFilter: Sendable {
     }
 
     /// One lane as `apply(to:)` filters it; nil when nothing is left of it.
-    package func apply(to lane: TimelineLane, startUs: Int64) -> TimelineLane? {
+    public func apply(to lane: TimelineLane, startUs: Int64) -> TimelineLane? {
         guard !isEmpty else { return lane }
         guard matches(lane.device) else { return nil }
         let window = self.window(startUs: startUs)
@@ -78,7 +78,7 @@ package struct TimelineFilter: Sendable {
     }
 
     /// The host's events as `apply(to:)` filters them: none when devices are asked for.
-    package func apply(host: [TimelineEvent], startUs: Int64) -> [TimelineEvent] {
+    public func apply(host: [TimelineEvent], startUs: Int64) -> [TimelineEvent] {
         guard !isEmpty else { return host }
         let window = self.window(startUs: startUs)
         return devices.isEmpty ? host.filter { keep($0, gatt: [], window: window) } : []

@@ -6,24 +6,24 @@ import Sessions
 
 /// How times are printed: seconds since the first record, UTC, or since the previous line of
 /// the same device.
-package enum TimelineTimeFormat: String, Sendable, CaseIterable { case relative, absolute, delta }
+public enum TimelineTimeFormat: String, Sendable, CaseIterable { case relative, absolute, delta }
 
 /// The terminal timeline `bledecode CAPTURE` prints: per device, one line per meaningful event;
 /// failures red (✗), warnings yellow (!), info only with `-v`, a closing summary. Every piece of text from
 /// the capture goes through `TerminalText` before it is styled.
-package struct TimelineText {
-    package var style: Style
-    package var time: TimelineTimeFormat
+public struct TimelineText {
+    public var style: Style
+    public var time: TimelineTimeFormat
     /// Record numbers on every line and the transactions under each summary.
-    package var verbose: Bool
+    public var verbose: Bool
 
-    package init(style: Style, time: TimelineTimeFormat = .relative, verbose: Bool = false) {
+    public init(style: Style, time: TimelineTimeFormat = .relative, verbose: Bool = false) {
         self.style = style
         self.time = time
         self.verbose = verbose
     }
 
-    package func render(_ analysis: Analysis, timeline: Timeline) -> String {
+    public func render(_ analysis: Analysis, timeline: Timeline) -> String {
         var text = ""
         render(analysis, timeline: timeline) { text += $0 }
         return text
@@ -31,12 +31,12 @@ package struct TimelineText {
 
     /// Hands the timeline to `write` a line at a time, each with its newline, so that a long one
     /// is never held whole (a 3 M-packet capture's is 14 MB).
-    package func render(_ analysis: Analysis, timeline: Timeline, to write: (String) -> Void) {
+    public func render(_ analysis: Analysis, timeline: Timeline, to write: (String) -> Void) {
         render(analysis, startUs: timeline.startUs, lanes: timeline.lanes, host: timeline.host, to: write)
     }
 
     /// Builds, filters and writes one lane at a time: only one device's events are held.
-    package func render(_ analysis: Analysis, building builder: TimelineBuilder, filter: TimelineFilter,
+    public func render(_ analysis: Analysis, building builder: TimelineBuilder, filter: TimelineFilter,
                        to write: (String) -> Void) {
         render(analysis, startUs: builder.startUs, lanes: builder.lanes(filter), host: builder.host(filter), to: write)
     }

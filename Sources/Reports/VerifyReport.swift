@@ -6,23 +6,23 @@ import Sessions
 /// What `bledecode verify` writes: per connection, direction and characteristic, how the vendor
 /// frames fared (`Analysis.vendorTotals`), then each vendor failure with where to look, as a
 /// table for a person or as JSON.
-package struct VerifyReport {
-    package let analysis: Analysis
+public struct VerifyReport {
+    public let analysis: Analysis
     /// The table's rows, in the order of their keys.
-    package let rows: [(key: VendorTotalsKey, value: VendorTotals)]
+    public let rows: [(key: VendorTotalsKey, value: VendorTotals)]
     /// The vendor failures (kinds `vendor-…`), in the report's order.
-    package let vendorFailures: [Failure]
+    public let vendorFailures: [Failure]
 
-    package init(_ analysis: Analysis) {
+    public init(_ analysis: Analysis) {
         self.analysis = analysis
         rows = analysis.vendorTotals.sorted { $0.key < $1.key }
         vendorFailures = analysis.report.failures.filter { $0.kind.rawValue.hasPrefix("vendor-") }
     }
 
     /// True when frames were found and none failed (`verify` exits 0).
-    package var verified: Bool { !rows.isEmpty && vendorFailures.isEmpty }
+    public var verified: Bool { !rows.isEmpty && vendorFailures.isEmpty }
 
-    package func writeJSON(to out: BufferedOutput) {
+    public func writeJSON(to out: BufferedOutput) {
         var w = JSONWriter()
         w.beginObject()
         w.field("capture", analysis.info.path)
@@ -80,7 +80,7 @@ package struct VerifyReport {
         out.write("\n")
     }
 
-    package func writeTable(to out: BufferedOutput) {
+    public func writeTable(to out: BufferedOutput) {
         // Times from the capture's start, as in the failure lines.
         let startUs = analysis.report.stats.firstTimeUs ?? 0
         func time(_ us: Int64) -> String { "+" + String(format: "%.3f s", Double(us - startUs) / 1_000_000) }

@@ -11,52 +11,52 @@ import PacketDecoding
 
 /// An ATT request and its answer (Core v5.4 Vol 3 Part F §3.3: one outstanding request per
 /// bearer and direction; 30 s transaction timeout).
-package struct ATTTransaction: Sendable {
-    package enum Outcome: String, Sendable {
+public struct ATTTransaction: Sendable {
+    public enum Outcome: String, Sendable {
         case ok, error, timeout, noResponse = "no-response", noResponseExpected = "no-response-expected"
     }
-    package var opcode: ATTOpcode
-    package var handle: UInt16?
+    public var opcode: ATTOpcode
+    public var handle: UInt16?
     /// What `handle` is, resolved from the device's GATT database: `Battery Level (2A19)`.
-    package var attribute: String?
-    package var direction: Direction
-    package var requestUs: Int64
-    package var requestRecord: Int
-    package var responseUs: Int64?
-    package var responseRecord: Int?
-    package var responseOpcode: ATTOpcode?
-    package var outcome: Outcome
-    package var errorCode: ATTErrorCode?
+    public var attribute: String?
+    public var direction: Direction
+    public var requestUs: Int64
+    public var requestRecord: Int
+    public var responseUs: Int64?
+    public var responseRecord: Int?
+    public var responseOpcode: ATTOpcode?
+    public var outcome: Outcome
+    public var errorCode: ATTErrorCode?
     /// The value the request carried (a write, a notification or indication; long writes joined
     /// from Prepare Write), when the transaction is listed.
-    package var value: [UInt8]?
+    public var value: [UInt8]?
     /// The value the response carried (a read; long reads joined from Read Blob), its first
     /// `valueCap` bytes, and its whole length; listed transactions only.
-    package var responseValue: [UInt8]?
-    package var responseValueLength: Int?
-    package var latencyUs: Int64? { responseUs.map { $0 - requestUs } }
+    public var responseValue: [UInt8]?
+    public var responseValueLength: Int?
+    public var latencyUs: Int64? { responseUs.map { $0 - requestUs } }
 
     /// Bytes of a response's value kept in a listed transaction.
-    package static let valueCap = 64
+    public static let valueCap = 64
 }
 
 /// Counts and latency per (opcode, handle), kept even when transactions are not listed.
-package struct TransactionTotals: Sendable {
-    package struct Key: Hashable, Sendable, Comparable {
-        package var opcode: UInt8
-        package var handle: UInt16?
-        package static func < (a: Key, b: Key) -> Bool { (a.handle ?? 0, a.opcode) < (b.handle ?? 0, b.opcode) }
+public struct TransactionTotals: Sendable {
+    public struct Key: Hashable, Sendable, Comparable {
+        public var opcode: UInt8
+        public var handle: UInt16?
+        public static func < (a: Key, b: Key) -> Bool { (a.handle ?? 0, a.opcode) < (b.handle ?? 0, b.opcode) }
     }
-    package struct Aggregate: Sendable {
-        package var count = 0
+    public struct Aggregate: Sendable {
+        public var count = 0
         /// Error responses other than the Attribute Not Found that ends a discovery procedure.
-        package var errors = 0
+        public var errors = 0
         /// Attribute Not Found ending a discovery procedure: normal, not a failure.
-        package var discoveryEnds = 0
-        package var unanswered = 0
-        package var latencies = LatencySketch()
+        public var discoveryEnds = 0
+        public var unanswered = 0
+        public var latencies = LatencySketch()
     }
-    package var byKey: [Key: Aggregate] = [:]
+    public var byKey: [Key: Aggregate] = [:]
 
     /// Freezes every latency sketch (see `LatencySketch.freeze`), changing the values in place.
     mutating func freezeLatencies() {
@@ -71,21 +71,21 @@ package struct TransactionTotals: Sendable {
 /// Latency min/median/max with bounded memory: exact up to 4096 samples, then a log-bucket
 /// histogram (1 µs to ~1 h in 5 % steps). The first two samples are the minimum and maximum, so
 /// `samples` is only allocated from the third on.
-package struct LatencySketch: Sendable {
+public struct LatencySketch: Sendable {
     private var samples: [Int64] = []
     private var buckets: [Int: Int] = [:]
     /// The extremes once `count > 0` (plain integers: every key of every connection's totals
     /// holds a sketch, and optionals would pad it by 16 bytes).
     private var lowest: Int64 = 0
     private var highest: Int64 = 0
-    package private(set) var count = 0
+    public private(set) var count = 0
 
-    package init() {}
+    public init() {}
 
-    package var min: Int64? { count > 0 ? lowest : nil }
-    package var max: Int64? { count > 0 ? highest : nil }
+    public var min: Int64? { count > 0 ? lowest : nil }
+    public var max: Int64? { count > 0 ? highest : nil }
 
-    package mutating func add(_ value: Int64) {
+    public mutating func add(_ value: Int64) {
         if count == 2 { samples = [lowest, highest] }
         lowest = count == 0 ? value : Swift.min(lowest, value)
         highest = count == 0 ? value : Swift.max(highest, value)
@@ -102,7 +102,7 @@ package struct LatencySketch: Sendable {
         buckets[Self.bucket(value), default: 0] += 1
     }
 
-    package var median: Int64? {
+    public var median: Int64? {
         // Of two samples, the upper one (as `samples.sorted()[count / 2]` would pick).
         if count <= 2 { return count == 2 ? max : min }
         if !samples.isEmpty { return samples.sorted()[samples.count / 2] }

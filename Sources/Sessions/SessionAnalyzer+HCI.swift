@@ -9,7 +9,7 @@ extension SessionAnalyzer {
     /// A host that never gets an answer must not grow this without end.
     static let pendingCommandCap = 16
     /// A background attempt cancelled after this long is worth a look (a warning).
-    package static let longBackgroundWaitUs: Int64 = 30_000_000
+    public static let longBackgroundWaitUs: Int64 = 30_000_000
 
     mutating func handle(_ command: HCICommandPacket, record: CaptureRecord) {
         let opcode = command.opcode

@@ -3,20 +3,20 @@ import PacketDecoding
 
 /// Who a link is with, as the analysis knows it at this point of the capture: what a packet
 /// listing names on each line and what `--connection`/`--device` select on.
-package struct LinkPeer: Sendable, Equatable {
+public struct LinkPeer: Sendable, Equatable {
     /// `C2`.
-    package var connectionID: String
+    public var connectionID: String
     /// `D3`; nil while the peer's address is unknown (a link seen only from its traffic).
-    package var deviceID: String?
+    public var deviceID: String?
     /// The connection's peer address and its device's first address.
-    package var addresses: [BluetoothAddress]
-    package var identity: String?
+    public var addresses: [BluetoothAddress]
+    public var identity: String?
     /// Names the device advertised so far.
-    package var names: [String]
+    public var names: [String]
 
     /// Equal to the device id, an address or the identity, or part of a name, case-insensitive
     /// (the timeline's `--device` rule).
-    package func matches(device wanted: String) -> Bool {
+    public func matches(device wanted: String) -> Bool {
         let needle = wanted.lowercased()
         return deviceID?.lowercased() == needle
             || addresses.contains { $0.description.lowercased() == needle }
@@ -27,7 +27,7 @@ package struct LinkPeer: Sendable, Equatable {
 
 extension SessionAnalyzer {
     /// The live connection on `link` and its device; nil when no connection is up there.
-    package mutating func peer(of link: LinkID) -> LinkPeer? {
+    public mutating func peer(of link: LinkID) -> LinkPeer? {
         guard let conn = live[link] else { return nil }
         var peer = LinkPeer(connectionID: conn.connection.id, deviceID: deviceID(of: conn),
                             addresses: conn.connection.peerAddress.map { [$0] } ?? [], identity: nil, names: [])
@@ -45,7 +45,7 @@ extension SessionAnalyzer {
 
     /// The UUID of `handle` in the database of the device on `link`, and the UUID of the
     /// characteristic it belongs to (its value or a descriptor of it), as discovered so far.
-    package mutating func attributeUUIDs(on link: LinkID, handle: UInt16) -> [BluetoothUUID] {
+    public mutating func attributeUUIDs(on link: LinkID, handle: UInt16) -> [BluetoothUUID] {
         guard let slot = live[link]?.slot else { return [] }
         let database = gatt[registry.root(slot)]
         return [database.uuid(of: handle), database.characteristic(containing: handle)?.uuid].compactMap { $0 }

@@ -5,24 +5,24 @@ import HCI
 import PacketDecoding
 
 /// Options of the session analysis.
-package struct SessionOptions: Sendable {
+public struct SessionOptions: Sendable {
     /// Which ATT transactions the report lists; counts and latencies per characteristic are
     /// kept for all of them either way.
-    package enum TransactionListing: String, Sendable, CaseIterable { case all, failed, none }
+    public enum TransactionListing: String, Sendable, CaseIterable { case all, failed, none }
 
-    package var transactions: TransactionListing
+    public var transactions: TransactionListing
     /// Core v5.4 Vol 3 Part F §3.3.3: a transaction not completed within 30 s has failed.
-    package var transactionTimeoutUs: Int64
+    public var transactionTimeoutUs: Int64
     /// Classifies a device from its advertising data (a vendor profile's match and identity
     /// rules): addresses with the same identity are one device, and the profile's name travels
     /// with the device's ATT values to the vendor decoders.
-    package var classifier: (@Sendable (AdvertisingData) -> DeviceClassification?)?
+    public var classifier: (@Sendable (AdvertisingData) -> DeviceClassification?)?
     /// Transactions listed in the whole capture (`--transactions all`, the HTML report's ticks);
     /// past it only failed ones, at most `SessionAnalyzer.failuresListedPerKind` more, so that a
     /// long capture's HTML report and memory stay bounded.
-    package var transactionsListedPerCapture: Int
+    public var transactionsListedPerCapture: Int
 
-    package init(transactions: TransactionListing = .failed, transactionTimeoutUs: Int64 = 30_000_000,
+    public init(transactions: TransactionListing = .failed, transactionTimeoutUs: Int64 = 30_000_000,
                 classifier: (@Sendable (AdvertisingData) -> DeviceClassification?)? = nil,
                 transactionsListedPerCapture: Int = 100_000) {
         self.transactions = transactions
@@ -33,12 +33,12 @@ package struct SessionOptions: Sendable {
 }
 
 /// What a classifier learned about a device from one advertisement.
-package struct DeviceClassification: Sendable, Equatable {
-    package var identity: DeviceIdentity?
+public struct DeviceClassification: Sendable, Equatable {
+    public var identity: DeviceIdentity?
     /// The name of the vendor profile that matches the device.
-    package var profile: String?
+    public var profile: String?
 
-    package init(identity: DeviceIdentity?, profile: String?) {
+    public init(identity: DeviceIdentity?, profile: String?) {
         self.identity = identity
         self.profile = profile
     }
@@ -46,39 +46,39 @@ package struct DeviceClassification: Sendable, Equatable {
 
 /// An attribute value that crossed a connection, for vendor decoders above this layer. Who
 /// the connection is with comes before its first value (`SessionEvent.device`).
-package struct ATTValueEvent: Sendable {
+public struct ATTValueEvent: Sendable {
     /// The n of the connection's id "Cn".
-    package var connectionNumber: Int
+    public var connectionNumber: Int
     /// True for values the host (the capture's side, or the central over the air) sent.
-    package var hostToDevice: Bool
-    package var opcode: ATTOpcode
-    package var handle: UInt16
-    package var uuid: BluetoothUUID?
+    public var hostToDevice: Bool
+    public var opcode: ATTOpcode
+    public var handle: UInt16
+    public var uuid: BluetoothUUID?
     /// Shared with its record's bytes: the vendor layer copies what it keeps.
-    package var value: ByteView
-    package var timeUs: Int64
-    package var record: Int
+    public var value: ByteView
+    public var timeUs: Int64
+    public var record: Int
     /// The first record carrying the PDU's bytes (its first L2CAP fragment) and its time.
-    package var firstFragmentRecord: Int
-    package var firstFragmentUs: Int64
-    package var mtu: Int
+    public var firstFragmentRecord: Int
+    public var firstFragmentUs: Int64
+    public var mtu: Int
 }
 
 /// The peer of a connection as the vendor layer matches profiles by.
-package struct ConnectionDevice: Sendable, Equatable {
-    package var connectionID: String
+public struct ConnectionDevice: Sendable, Equatable {
+    public var connectionID: String
     /// The n of `connectionID` "Cn".
-    package var connectionNumber: Int
-    package var deviceID: String?
+    public var connectionNumber: Int
+    public var deviceID: String?
     /// The vendor profile the device matched by its advertising, if any.
-    package var profile: String?
+    public var profile: String?
     /// The primary services discovered so far on the device (for profiles that match by GATT
     /// service).
-    package var services: [BluetoothUUID]
+    public var services: [BluetoothUUID]
 }
 
 /// What the analysis tells the layer above as it goes.
-package enum SessionEvent: Sendable {
+public enum SessionEvent: Sendable {
     /// The connection's device, before its first value and again before a value when it
     /// changed (a merge of addresses, a profile, discovered services): not with every value,
     /// which made each value's event twice as long to move and to release.
@@ -92,7 +92,7 @@ package enum SessionEvent: Sendable {
 /// Turns decoded packets into devices, connections, GATT databases, ATT transactions, HCI
 /// command outcomes and failures, in one streaming pass. State is what is live (open
 /// connections, pending requests and commands); finished connections are kept for the report.
-package struct SessionAnalyzer {
+public struct SessionAnalyzer {
     var options: SessionOptions
     var stats = CaptureStatistics()
     var registry = DeviceRegistry()
@@ -122,10 +122,10 @@ package struct SessionAnalyzer {
     /// BR/EDR connections the host created or accepted, awaiting their Connection Complete.
     var classicRequests: [ClassicConnectionRequest] = []
 
-    package init(options: SessionOptions = SessionOptions()) { self.options = options }
+    public init(options: SessionOptions = SessionOptions()) { self.options = options }
 
     /// Feeds one decoded packet; returns what the layer above may want (ATT values, link ends).
-    package mutating func process(_ packet: DecodedPacket) -> [SessionEvent] {
+    public mutating func process(_ packet: DecodedPacket) -> [SessionEvent] {
         var events: [SessionEvent] = []
         var packet = packet
         process(lent: &packet, into: &events)
@@ -136,7 +136,7 @@ package struct SessionAnalyzer {
     /// the caller can reuse from packet to packet). The packet is only read: it is `inout` so
     /// that it is lent in place (passed by value, the caller copied the whole packet aside
     /// first).
-    package mutating func process(lent packet: inout DecodedPacket, into events: inout [SessionEvent]) {
+    public mutating func process(lent packet: inout DecodedPacket, into events: inout [SessionEvent]) {
         let now = packet.record.timestampUs
         stats.records += 1
         // Times count from the earliest record, wherever it lies; one earlier than a record
@@ -209,7 +209,7 @@ package struct SessionAnalyzer {
 
     /// Failures listed per kind; past this they are only counted (`stats.failuresByKind`), so a
     /// capture with a million errors still gives a report a person can open.
-    package static let failuresListedPerKind = 1000
+    public static let failuresListedPerKind = 1000
 
     /// Records a finding: a failure, or with a lower severity a notice, where a repetition of
     /// one already listed for the same link (same kind and summary) adds to its `count`.
@@ -284,9 +284,9 @@ struct PendingCommand {
 }
 
 /// Per-opcode command outcomes, for the report.
-package struct CommandTotals: Sendable {
-    package var opcode: HCIOpcode
-    package var count = 0
-    package var failed = 0
-    package var unanswered = 0
+public struct CommandTotals: Sendable {
+    public var opcode: HCIOpcode
+    public var count = 0
+    public var failed = 0
+    public var unanswered = 0
 }

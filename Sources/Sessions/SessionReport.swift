@@ -4,31 +4,31 @@ import HCI
 import PacketDecoding
 
 /// Everything the analysis found, ready for renderers.
-package struct SessionReport: Sendable {
-    package var stats: CaptureStatistics
-    package var devices: [Device]
-    package var connections: [Connection]
-    package var attempts: [ConnectionAttempt]
-    package var commands: [CommandTotals]
+public struct SessionReport: Sendable {
+    public var stats: CaptureStatistics
+    public var devices: [Device]
+    public var connections: [Connection]
+    public var attempts: [ConnectionAttempt]
+    public var commands: [CommandTotals]
     /// In time order: findings of severity `failure` only.
-    package var failures: [Failure]
+    public var failures: [Failure]
     /// Warnings and info (a run of one on one link is one entry with a count), in time order.
-    package var notices: [Failure] = []
-    package var transactionListing: SessionOptions.TransactionListing
+    public var notices: [Failure] = []
+    public var transactionListing: SessionOptions.TransactionListing
     /// True when transactions were left out of the listing for the capture's cap
     /// (`SessionOptions.transactionsListedPerCapture`).
-    package var transactionListingCapped = false
+    public var transactionListingCapped = false
 }
 
 extension SessionReport {
     /// Failures and notices together, in time order (failures first at one instant).
-    package var findings: [Failure] {
+    public var findings: [Failure] {
         (failures + notices).enumerated().sorted { ($0.element.timeUs, $0.offset) < ($1.element.timeUs, $1.offset) }
             .map(\.element)
     }
 
     /// Adds failures found above this layer (vendor decoding), keeping time order.
-    package mutating func merge(failures more: [Failure]) {
+    public mutating func merge(failures more: [Failure]) {
         let (more, lesser) = (more.filter { $0.severity == .failure }, more.filter { $0.severity != .failure })
         if !lesser.isEmpty {
             for notice in lesser { stats.noticesByKind[notice.kind, default: 0] += notice.count }
@@ -62,7 +62,7 @@ extension SessionAnalyzer {
 
     /// Closes what is still open at the end of the capture and builds the report.
     /// `diagnostics` are the reader's findings about the file (truncation becomes a failure).
-    package mutating func finish(diagnostics: [CaptureDiagnostic] = [], pipelineIssues: [PacketIssue] = [])
+    public mutating func finish(diagnostics: [CaptureDiagnostic] = [], pipelineIssues: [PacketIssue] = [])
         -> (report: SessionReport, events: [SessionEvent]) {
         var events: [SessionEvent] = []
         let end = stats.lastTimeUs ?? 0

@@ -2,33 +2,33 @@ import BLEBase
 
 /// What a device's advertising said, as plain values, for matching a profile and extracting
 /// an identity (the caller gathers these from AD structures).
-package struct AdvertisementFacts: Sendable, Equatable {
-    package struct ManufacturerData: Sendable, Equatable {
-        package var companyID: UInt16
+public struct AdvertisementFacts: Sendable, Equatable {
+    public struct ManufacturerData: Sendable, Equatable {
+        public var companyID: UInt16
         /// The bytes after the company identifier.
-        package var data: [UInt8]
-        package init(companyID: UInt16, data: [UInt8]) {
+        public var data: [UInt8]
+        public init(companyID: UInt16, data: [UInt8]) {
             self.companyID = companyID
             self.data = data
         }
     }
 
-    package struct ServiceData: Sendable, Equatable {
-        package var uuid: BluetoothUUID
+    public struct ServiceData: Sendable, Equatable {
+        public var uuid: BluetoothUUID
         /// The bytes after the UUID.
-        package var data: [UInt8]
-        package init(uuid: BluetoothUUID, data: [UInt8]) {
+        public var data: [UInt8]
+        public init(uuid: BluetoothUUID, data: [UInt8]) {
             self.uuid = uuid
             self.data = data
         }
     }
 
-    package var localName: String?
-    package var manufacturerData: [ManufacturerData]
-    package var serviceData: [ServiceData]
-    package var serviceUUIDs: [BluetoothUUID]
+    public var localName: String?
+    public var manufacturerData: [ManufacturerData]
+    public var serviceData: [ServiceData]
+    public var serviceUUIDs: [BluetoothUUID]
 
-    package init(localName: String? = nil, manufacturerData: [ManufacturerData] = [], serviceData: [ServiceData] = [],
+    public init(localName: String? = nil, manufacturerData: [ManufacturerData] = [], serviceData: [ServiceData] = [],
                 serviceUUIDs: [BluetoothUUID] = []) {
         self.localName = localName
         self.manufacturerData = manufacturerData
@@ -39,15 +39,15 @@ package struct AdvertisementFacts: Sendable, Equatable {
 
 /// A device identity a profile found: the value as text (`00:1A:7D:FD:E6:F1`, hex, or a
 /// decimal integer) and where it came from.
-package struct DeviceIdentity: Sendable, Equatable, Hashable {
-    package var value: String
-    package var source: String
+public struct DeviceIdentity: Sendable, Equatable, Hashable {
+    public var value: String
+    public var source: String
 }
 
 extension Profile {
     /// True when every criterion of `match` holds. `gattServices` are the primary services
     /// discovered on a connection (empty before discovery, when a `gattService` rule cannot hold).
-    package func matches(_ facts: AdvertisementFacts, gattServices: [BluetoothUUID]) -> Bool {
+    public func matches(_ facts: AdvertisementFacts, gattServices: [BluetoothUUID]) -> Bool {
         if let id = match.companyID, !facts.manufacturerData.contains(where: { $0.companyID == id }) { return false }
         if let rule = match.name, !(facts.localName.map(rule.matches) ?? false) { return false }
         if let uuid = match.advertisedService,
@@ -57,7 +57,7 @@ extension Profile {
     }
 
     /// The identity `identity` describes, when the advertising carries it.
-    package func identity(from facts: AdvertisementFacts) -> DeviceIdentity? {
+    public func identity(from facts: AdvertisementFacts) -> DeviceIdentity? {
         switch identity {
         case nil: return nil
         case .manufacturerData(let companyID, let field):

@@ -2,14 +2,14 @@
 /// every CRC-8 entry and the CRC-16 entries, each with its check value (the CRC of the ASCII
 /// bytes "123456789") so that the table is testable. Names match case-insensitively; aliases
 /// are the catalogue's own.
-package struct CRCCatalogueEntry: Sendable, Equatable {
-    package var name: String
-    package var aliases: [String]
-    package var parameters: CRCParameters
-    package var check: UInt64
+public struct CRCCatalogueEntry: Sendable, Equatable {
+    public var name: String
+    public var aliases: [String]
+    public var parameters: CRCParameters
+    public var check: UInt64
 }
 
-package enum CRCCatalogue {
+public enum CRCCatalogue {
     private static func entry(_ name: String, _ width: Int, poly: UInt64, initial: UInt64, reflected: Bool,
                               xorOut: UInt64, check: UInt64, aliases: [String] = []) -> CRCCatalogueEntry {
         CRCCatalogueEntry(name: name, aliases: aliases,
@@ -19,7 +19,7 @@ package enum CRCCatalogue {
     }
 
     /// Every entry, CRC-8 first, in catalogue order.
-    package static let entries: [CRCCatalogueEntry] = [
+    public static let entries: [CRCCatalogueEntry] = [
         entry("CRC-8/AUTOSAR", 8, poly: 0x2F, initial: 0xFF, reflected: false, xorOut: 0xFF, check: 0xDF),
         entry("CRC-8/BLUETOOTH", 8, poly: 0xA7, initial: 0x00, reflected: true, xorOut: 0x00, check: 0x26),
         entry("CRC-8/CDMA2000", 8, poly: 0x9B, initial: 0xFF, reflected: false, xorOut: 0x00, check: 0xDA),
@@ -90,13 +90,13 @@ package enum CRCCatalogue {
     ]
 
     /// The entry named `name` (or one of its aliases), ignoring case.
-    package static func entry(named name: String) -> CRCCatalogueEntry? {
+    public static func entry(named name: String) -> CRCCatalogueEntry? {
         let key = name.uppercased()
         return entries.first { $0.name == key || $0.aliases.contains(key) }
     }
 
     /// The catalogue name of `parameters`, when it has one.
-    package static func name(of parameters: CRCParameters) -> String? {
+    public static func name(of parameters: CRCParameters) -> String? {
         entries.first { $0.parameters == parameters }?.name
     }
 }

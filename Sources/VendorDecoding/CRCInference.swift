@@ -18,24 +18,24 @@ import BLEBase
 /// empty constrain nothing but the value a device writes for them (the treadmill writes 0):
 /// they must agree on it, and it becomes the match's `emptyValue`. The parameters are solved
 /// on up to `solvingFrames` frames and every match is then verified on all of them.
-package enum CRCInference {
+public enum CRCInference {
     /// Frames used to solve for the parameters (of as many lengths as there are, up to this).
-    package static let solvingFrames = 12
+    public static let solvingFrames = 12
 
-    package struct Match: Sendable, Equatable {
-        package var parameters: CRCParameters
-        package var catalogueName: String?
+    public struct Match: Sendable, Equatable {
+        public var parameters: CRCParameters
+        public var catalogueName: String?
         /// Offset of the check value from the frame's end (negative, as profiles write it).
-        package var at: Int
-        package var bigEndian: Bool
-        package var from: Int
+        public var at: Int
+        public var bigEndian: Bool
+        public var from: Int
         /// Exclusive end of the covered bytes from the frame's end (≤ 0).
-        package var to: Int
+        public var to: Int
         /// The value frames with an empty covered range carry, when there are such frames.
-        package var emptyValue: UInt64?
+        public var emptyValue: UInt64?
 
         /// The profile's `checksum:` section for this match.
-        package var yamlSnippet: String {
+        public var yamlSnippet: String {
             var lines = ["checksum:"]
             if let catalogueName {
                 lines.append("  algorithm: \(catalogueName)")
@@ -57,7 +57,7 @@ package enum CRCInference {
     }
 
     /// Every parameter set and layout under which all `frames` verify, catalogue names first.
-    package static func search(frames: [[UInt8]], widths: [Int] = [8, 16], maxMatches: Int = 50) -> [Match] {
+    public static func search(frames: [[UInt8]], widths: [Int] = [8, 16], maxMatches: Int = 50) -> [Match] {
         guard !frames.isEmpty else { return [] }
         var matches: [Match] = []
         for width in widths where width == 8 || width == 16 {

@@ -2,15 +2,15 @@
 /// Algorithms", §15; the parameters the reveng catalogue lists): width, polynomial (normal form,
 /// without the top bit), initial register, whether input bytes and the output are reflected, and
 /// the final XOR. Widths 1...16 are accepted; profiles use 8 and 16.
-package struct CRCParameters: Sendable, Equatable, Hashable {
-    package var width: Int
-    package var poly: UInt64
-    package var initial: UInt64
-    package var reflectIn: Bool
-    package var reflectOut: Bool
-    package var xorOut: UInt64
+public struct CRCParameters: Sendable, Equatable, Hashable {
+    public var width: Int
+    public var poly: UInt64
+    public var initial: UInt64
+    public var reflectIn: Bool
+    public var reflectOut: Bool
+    public var xorOut: UInt64
 
-    package init(width: Int, poly: UInt64, initial: UInt64, reflectIn: Bool, reflectOut: Bool, xorOut: UInt64) {
+    public init(width: Int, poly: UInt64, initial: UInt64, reflectIn: Bool, reflectOut: Bool, xorOut: UInt64) {
         let mask: UInt64 = width >= 64 ? .max : (1 << UInt64(max(width, 1))) - 1
         self.width = width
         self.poly = poly & mask
@@ -24,7 +24,7 @@ package struct CRCParameters: Sendable, Equatable, Hashable {
 
     /// The CRC of `bytes`, bit by bit (the model's definition; speed matters only in inference,
     /// which uses its own tables).
-    package func compute<C: Collection>(_ bytes: C) -> UInt64 where C.Element == UInt8 {
+    public func compute<C: Collection>(_ bytes: C) -> UInt64 where C.Element == UInt8 {
         let top: UInt64 = 1 << UInt64(width - 1)
         var register = initial
         for byte in bytes {

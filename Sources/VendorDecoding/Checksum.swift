@@ -1,7 +1,7 @@
 import BLEBase
 
 /// How a frame's check value is computed.
-package enum ChecksumAlgorithm: Sendable, Equatable {
+public enum ChecksumAlgorithm: Sendable, Equatable {
     case crc(CRCParameters)
     /// Sum of the bytes modulo 256.
     case sum8
@@ -11,7 +11,7 @@ package enum ChecksumAlgorithm: Sendable, Equatable {
     case xor8
 
     /// Bytes the check value occupies in the frame.
-    package var size: Int {
+    public var size: Int {
         switch self {
         case .crc(let p): return (p.width + 7) / 8
         case .sum8, .xor8: return 1
@@ -19,7 +19,7 @@ package enum ChecksumAlgorithm: Sendable, Equatable {
         }
     }
 
-    package func compute<C: Collection>(_ bytes: C) -> UInt64 where C.Element == UInt8 {
+    public func compute<C: Collection>(_ bytes: C) -> UInt64 where C.Element == UInt8 {
         switch self {
         case .crc(let p): return p.compute(bytes)
         case .sum8: return bytes.reduce(0) { ($0 + UInt64($1)) & 0xFF }
@@ -29,7 +29,7 @@ package enum ChecksumAlgorithm: Sendable, Equatable {
     }
 
     /// The catalogue name, `sum8`, `sum16`, `xor8`, or the CRC parameters written out.
-    package var name: String {
+    public var name: String {
         switch self {
         case .crc(let p):
             return CRCCatalogue.name(of: p) ?? "CRC-\(p.width) poly \(Hex.code(p.poly, width: p.width / 4)) init "
@@ -45,17 +45,17 @@ package enum ChecksumAlgorithm: Sendable, Equatable {
 /// Where a frame's check value sits and what it covers. Offsets `≥ 0` count from the frame's
 /// first byte; negative ones from its end (`at: -2` is the byte before a one-byte tail). `to`
 /// is exclusive and counts from the end when `≤ 0` (`to: 0` is the end of the frame).
-package struct ChecksumSpec: Sendable, Equatable {
-    package let algorithm: ChecksumAlgorithm
-    package var at: Int
-    package var bigEndian: Bool
-    package var from: Int
-    package var to: Int
+public struct ChecksumSpec: Sendable, Equatable {
+    public let algorithm: ChecksumAlgorithm
+    public var at: Int
+    public var bigEndian: Bool
+    public var from: Int
+    public var to: Int
     /// True when computed over the de-obfuscated frame, false over the bytes as sent.
-    package var overPlaintext: Bool
+    public var overPlaintext: Bool
     /// The value a device writes when the covered range is empty, when that is not the
     /// algorithm's own (the treadmill writes 0x0000 where CRC-16/IBM-3740 of nothing is 0xFFFF).
-    package var emptyValue: UInt64?
+    public var emptyValue: UInt64?
     /// The tables of a CRC algorithm, four bytes a step, built once (nil for sums, or when the
     /// table form does not apply), with the register it starts from and the final XOR.
     private let crcTables: SlicedCRC?
@@ -64,7 +64,7 @@ package struct ChecksumSpec: Sendable, Equatable {
     /// `algorithm.size`, worked out once.
     private let size: Int
 
-    package init(algorithm: ChecksumAlgorithm, at: Int, bigEndian: Bool, from: Int, to: Int,
+    public init(algorithm: ChecksumAlgorithm, at: Int, bigEndian: Bool, from: Int, to: Int,
                 overPlaintext: Bool = false, emptyValue: UInt64? = nil) {
         self.algorithm = algorithm
         let crcTable = CRCTable(for: algorithm)

@@ -7,37 +7,37 @@ import BLEBase
 /// are enough frames to tell, the CRCs outside the catalogue that `CRCInference` solves for. A layout whose check value is the same
 /// byte in every frame is never offered (a constant explains nothing), and when nothing fits
 /// the best partial fits are said, with their counts.
-package enum ChecksumSearch {
+public enum ChecksumSearch {
     /// Frames searched at most (distinct ones, in the order given).
-    package static let maxFrames = 512
+    public static let maxFrames = 512
     /// Fewer distinct frames than this and any fit may be chance: said in `warnings`.
-    package static let fewFrames = 6
+    public static let fewFrames = 6
 
-    package struct Candidate: Sendable, Equatable {
-        package var algorithm: ChecksumAlgorithm
-        package var catalogueName: String?
+    public struct Candidate: Sendable, Equatable {
+        public var algorithm: ChecksumAlgorithm
+        public var catalogueName: String?
         /// Where the check value sits (≥ 0 from the start, < 0 from the end), as profiles write it.
-        package var at: Int
-        package var bigEndian: Bool
-        package var from: Int
-        package var to: Int
+        public var at: Int
+        public var bigEndian: Bool
+        public var from: Int
+        public var to: Int
         /// The value frames with an empty covered range carry, when there are such frames.
-        package var emptyValue: UInt64?
-        package var verified: Int
+        public var emptyValue: UInt64?
+        public var verified: Int
         /// How many different covered byte runs the verified frames have: frames that cover the
         /// same bytes (a constant tail, repeated commands) are one piece of evidence, not several.
-        package var evidence: Int
-        package var total: Int
+        public var evidence: Int
+        public var total: Int
         /// Indices (into the frames searched) of the frames that do not verify, at most `maxListedFailing`.
-        package var failing: [Int]
+        public var failing: [Int]
 
-        package static let maxListedFailing = 5
+        public static let maxListedFailing = 5
 
-        package var name: String { catalogueName ?? algorithm.name }
+        public var name: String { catalogueName ?? algorithm.name }
 
         /// Where the value is and what it covers, in words: "check value at end-4 (little-endian)
         /// over bytes 2 to end-4".
-        package var layout: String {
+        public var layout: String {
             let position = at < 0 ? "end\(at)" : String(at)
             let order = algorithm.size > 1 ? (bigEndian ? " (big-endian)" : " (little-endian)") : ""
             let end = to == 0 ? "end" : to < 0 ? "end\(to)" : String(to)
@@ -45,7 +45,7 @@ package enum ChecksumSearch {
         }
 
         /// The profile's `checksum:` section.
-        package var yamlSnippet: String {
+        public var yamlSnippet: String {
             var lines = ["checksum:"]
             switch algorithm {
             case .crc(let p) where catalogueName == nil:
@@ -66,21 +66,21 @@ package enum ChecksumSearch {
         }
     }
 
-    package struct Result: Sendable {
+    public struct Result: Sendable {
         /// Candidates that verify every frame or all but a few (`tolerance`), best first; when
         /// none does, the best partial fits (`partial` true).
-        package var candidates: [Candidate]
-        package var partial: Bool
-        package var frames: Int
-        package var warnings: [String]
+        public var candidates: [Candidate]
+        public var partial: Bool
+        public var frames: Int
+        public var warnings: [String]
     }
 
     /// Frames that may fail in a fit of `total` frames: one in twenty, at least one from five
     /// frames on (a chance fit of four 8-bit values in ~3000 candidates is one in a million), none below.
-    package static func tolerance(total: Int) -> Int { total >= 5 ? max(1, total / 20) : 0 }
+    public static func tolerance(total: Int) -> Int { total >= 5 ? max(1, total / 20) : 0 }
 
     /// Searches `frames` (distinct frames; callers drop repeats first).
-    package static func search(frames input: [[UInt8]], maxMatches: Int = 10) -> Result {
+    public static func search(frames input: [[UInt8]], maxMatches: Int = 10) -> Result {
         let frames = Array(input.prefix(maxFrames))
         var warnings: [String] = []
         if frames.count < fewFrames {
@@ -220,7 +220,7 @@ package enum ChecksumSearch {
     /// second byte too when every value starting with the first has it (`55 AA`, not `AA 01`),
     /// once at least two values start with it. Returns the frames, the index of the value each
     /// started in, and the sync used (nil when every value starts a frame).
-    package static func reassemble(values: [[UInt8]], sync given: [UInt8]? = nil)
+    public static func reassemble(values: [[UInt8]], sync given: [UInt8]? = nil)
         -> (frames: [[UInt8]], firstValue: [Int], sync: [UInt8]?) {
         let sync = given ?? detectSync(values)
         guard let sync, !sync.isEmpty, !values.allSatisfy({ $0.starts(with: sync) }) else {

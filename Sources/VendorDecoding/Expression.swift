@@ -19,7 +19,7 @@ import BLEBase
 /// zero, a shift outside 0...63 and `byte[N]` outside the frame are evaluation errors. There
 /// are no loops or calls, the text is at most 256 characters and nesting at most 32 deep, so an
 /// expression always terminates quickly.
-package indirect enum Expression: Sendable, Equatable {
+public indirect enum Expression: Sendable, Equatable {
     case literal(Int64)
     case variable(Variable)
     case byte(Expression)
@@ -27,26 +27,26 @@ package indirect enum Expression: Sendable, Equatable {
     case complement(Expression)
     case binary(BinaryOperator, Expression, Expression)
 
-    package enum Variable: String, Sendable, Equatable, CaseIterable {
+    public enum Variable: String, Sendable, Equatable, CaseIterable {
         case seq, cmd, len, index
     }
 
-    package enum BinaryOperator: String, Sendable, Equatable {
+    public enum BinaryOperator: String, Sendable, Equatable {
         case or = "|", xor = "^", and = "&", shiftLeft = "<<", shiftRight = ">>", add = "+", subtract = "-",
              multiply = "*", divide = "/", modulo = "%"
     }
 
-    package static let maxLength = 256
-    package static let maxDepth = 32
+    public static let maxLength = 256
+    public static let maxDepth = 32
 
     /// Parses `text`; errors carry the 1-based column.
-    package init(parsing text: String) throws(ExpressionError) {
+    public init(parsing text: String) throws(ExpressionError) {
         var parser = ExpressionParser(text)
         self = try parser.parseAll()
     }
 
     /// The variables the expression reads (a profile checks they exist before accepting it).
-    package var variables: Set<Variable> {
+    public var variables: Set<Variable> {
         switch self {
         case .literal: return []
         case .variable(let v): return [v]
@@ -56,15 +56,15 @@ package indirect enum Expression: Sendable, Equatable {
     }
 
     /// The values an expression is evaluated against.
-    package struct Context: Sendable {
-        package var seq: Int64?
-        package var cmd: Int64?
-        package var len: Int64?
-        package var index: Int64?
+    public struct Context: Sendable {
+        public var seq: Int64?
+        public var cmd: Int64?
+        public var len: Int64?
+        public var index: Int64?
         /// The frame as sent, for `byte[N]`.
-        package var frame: ByteView
+        public var frame: ByteView
 
-        package init(seq: Int64? = nil, cmd: Int64? = nil, len: Int64? = nil, index: Int64? = nil, frame: ByteView = []) {
+        public init(seq: Int64? = nil, cmd: Int64? = nil, len: Int64? = nil, index: Int64? = nil, frame: ByteView = []) {
             self.seq = seq
             self.cmd = cmd
             self.len = len
@@ -73,7 +73,7 @@ package indirect enum Expression: Sendable, Equatable {
         }
     }
 
-    package func evaluate(_ context: Context) throws(ExpressionError) -> Int64 {
+    public func evaluate(_ context: Context) throws(ExpressionError) -> Int64 {
         switch self {
         case .literal(let value): return value
         case .variable(let v):
@@ -122,11 +122,11 @@ package indirect enum Expression: Sendable, Equatable {
 }
 
 /// An expression that does not parse or cannot be evaluated; `column` (1-based) when known.
-package struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertible {
-    package var column: Int?
-    package var message: String
+public struct ExpressionError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var column: Int?
+    public var message: String
 
-    package var description: String { column.map { "column \($0): \(message)" } ?? message }
+    public var description: String { column.map { "column \($0): \(message)" } ?? message }
 }
 
 /// Recursive descent over the grammar in `Expression`'s comment, with a depth counter.

@@ -3,7 +3,7 @@ import BLEBase
 /// A profile's frame rules, worked out once per profile and shared by reference by its
 /// sessions: reading a field of a `Profile` struct per frame would copy (retain and release)
 /// every array and dictionary inside it.
-package final class FramePlan: Sendable {
+public final class FramePlan: Sendable {
     let profile: Profile
     /// The framing of host frames and, when the profile gives one, the other of device frames.
     let framing: Framing
@@ -62,7 +62,7 @@ package final class FramePlan: Sendable {
         return .some(checksumRule.verify(sent: raw, covered: ByteView(covered)))
     }
 
-    package init(_ profile: Profile) {
+    public init(_ profile: Profile) {
         self.profile = profile
         framing = profile.framing
         framings = [profile.framing, profile.framing(for: .deviceToHost)]

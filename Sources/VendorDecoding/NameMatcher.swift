@@ -4,12 +4,12 @@ import Foundation
 /// Backtracking regular expressions can be slow on hostile input, so both sides are capped:
 /// patterns at 256 characters (checked at load) and names at 248 bytes, the longest a Complete
 /// Local Name can be (Core v5.4 Vol 3 Part C §12.1); longer names never match.
-package enum NameMatcher: Sendable, Equatable {
+public enum NameMatcher: Sendable, Equatable {
     case prefix(String)
     case regex(String)
 
-    package static let maxPatternLength = 256
-    package static let maxNameBytes = 248
+    public static let maxPatternLength = 256
+    public static let maxNameBytes = 248
 
     /// Nil when `pattern` compiles and fits the cap; otherwise why not.
     static func problem(pattern: String) -> String? {
@@ -22,7 +22,7 @@ package enum NameMatcher: Sendable, Equatable {
         }
     }
 
-    package func matches(_ name: String) -> Bool { firstMatch(name) != nil }
+    public func matches(_ name: String) -> Bool { firstMatch(name) != nil }
 
     /// The match's groups (index 0: the whole match), or nil when it does not match.
     func firstMatch(_ name: String) -> [String?]? {

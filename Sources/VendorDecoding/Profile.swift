@@ -3,22 +3,22 @@ import BLEBase
 /// A validated vendor profile: how to recognise a device, where its identity sits in its
 /// advertising, which characteristics carry its frames, and how the frames are built. Loaded
 /// by `ProfileLoader` (format: docs/profiles.md).
-package struct Profile: Sendable, Equatable {
-    package var name: String
+public struct Profile: Sendable, Equatable {
+    public var name: String
     /// The file it came from, for messages.
-    package var file: String
-    package var match: MatchRule
-    package var identity: IdentityRule?
-    package var channels: [Channel]
+    public var file: String
+    public var match: MatchRule
+    public var identity: IdentityRule?
+    public var channels: [Channel]
     /// The framing of both directions, or of host frames when `deviceFraming` is set.
-    package var framing: Framing
+    public var framing: Framing
     /// The framing of device frames when it differs from host frames (`framing.device-to-host`).
-    package var deviceFraming: Framing?
-    package var checksum: ChecksumSpec?
-    package var obfuscation: Obfuscation?
-    package var commands: CommandRules?
+    public var deviceFraming: Framing?
+    public var checksum: ChecksumSpec?
+    public var obfuscation: Obfuscation?
+    public var commands: CommandRules?
 
-    package init(name: String, file: String, match: MatchRule, identity: IdentityRule?, channels: [Channel],
+    public init(name: String, file: String, match: MatchRule, identity: IdentityRule?, channels: [Channel],
                 framing: Framing, checksum: ChecksumSpec?, obfuscation: Obfuscation?, commands: CommandRules?) {
         self.name = name
         self.file = file
@@ -32,19 +32,19 @@ package struct Profile: Sendable, Equatable {
     }
 
     /// The framing of frames sent in `direction`.
-    package func framing(for direction: VendorDirection) -> Framing {
+    public func framing(for direction: VendorDirection) -> Framing {
         direction == .deviceToHost ? deviceFraming ?? framing : framing
     }
 }
 
 /// Which devices a profile applies to: every criterion given must hold.
-package struct MatchRule: Sendable, Equatable {
-    package var companyID: UInt16?
-    package var name: NameMatcher?
-    package var advertisedService: BluetoothUUID?
-    package var gattService: BluetoothUUID?
+public struct MatchRule: Sendable, Equatable {
+    public var companyID: UInt16?
+    public var name: NameMatcher?
+    public var advertisedService: BluetoothUUID?
+    public var gattService: BluetoothUUID?
 
-    package init(companyID: UInt16? = nil, name: NameMatcher? = nil, advertisedService: BluetoothUUID? = nil,
+    public init(companyID: UInt16? = nil, name: NameMatcher? = nil, advertisedService: BluetoothUUID? = nil,
                 gattService: BluetoothUUID? = nil) {
         self.companyID = companyID
         self.name = name
@@ -54,7 +54,7 @@ package struct MatchRule: Sendable, Equatable {
 }
 
 /// Where a device's identity (a factory MAC, a serial) sits in its advertising.
-package enum IdentityRule: Sendable, Equatable {
+public enum IdentityRule: Sendable, Equatable {
     /// Bytes of the manufacturer data after the company identifier (of `companyID` when given).
     case manufacturerData(companyID: UInt16?, field: IdentityField)
     /// Bytes of the service data after the UUID.
@@ -64,8 +64,8 @@ package enum IdentityRule: Sendable, Equatable {
 }
 
 /// A byte field of advertising data and how to show it.
-package struct IdentityField: Sendable, Equatable {
-    package enum Format: String, Sendable, Equatable, CaseIterable {
+public struct IdentityField: Sendable, Equatable {
+    public enum Format: String, Sendable, Equatable, CaseIterable {
         /// `AA:BB:CC:DD:EE:FF` (most significant byte first, as addresses are printed).
         case mac
         /// Lower-case hex, most significant byte first.
@@ -74,13 +74,13 @@ package struct IdentityField: Sendable, Equatable {
         case uint
     }
 
-    package var offset: Int
-    package var length: Int
+    public var offset: Int
+    public var length: Int
     /// True when the first byte on the air is the most significant.
-    package var msbFirst: Bool
-    package var format: Format
+    public var msbFirst: Bool
+    public var format: Format
 
-    package init(offset: Int, length: Int, msbFirst: Bool, format: Format) {
+    public init(offset: Int, length: Int, msbFirst: Bool, format: Format) {
         self.offset = offset
         self.length = length
         self.msbFirst = msbFirst
@@ -89,26 +89,26 @@ package struct IdentityField: Sendable, Equatable {
 }
 
 /// A characteristic that carries frames one way.
-package struct Channel: Sendable, Equatable {
-    package enum Characteristic: Sendable, Equatable {
+public struct Channel: Sendable, Equatable {
+    public enum Characteristic: Sendable, Equatable {
         case uuid(BluetoothUUID)
         case handle(UInt16)
     }
 
-    package var direction: VendorDirection
-    package var characteristic: Characteristic
+    public var direction: VendorDirection
+    public var characteristic: Characteristic
     /// ATT opcodes that carry frames here: Write Request 0x12 / Write Command 0x52 from the
     /// host, Handle Value Notification 0x1B / Indication 0x1D from the device.
-    package var attOpcodes: Set<UInt8>
+    public var attOpcodes: Set<UInt8>
 
-    package init(direction: VendorDirection, characteristic: Characteristic, attOpcodes: Set<UInt8>) {
+    public init(direction: VendorDirection, characteristic: Characteristic, attOpcodes: Set<UInt8>) {
         self.direction = direction
         self.characteristic = characteristic
         self.attOpcodes = attOpcodes
     }
 }
 
-package enum VendorDirection: String, Sendable, Equatable, Hashable, CaseIterable {
+public enum VendorDirection: String, Sendable, Equatable, Hashable, CaseIterable {
     case hostToDevice = "host-to-device"
     case deviceToHost = "device-to-host"
 
@@ -117,38 +117,38 @@ package enum VendorDirection: String, Sendable, Equatable, Hashable, CaseIterabl
 }
 
 /// How frames are cut out of the byte stream of one characteristic.
-package struct Framing: Sendable, Equatable {
+public struct Framing: Sendable, Equatable {
     /// The length rule: a length field, a fixed frame size, or neither (a frame ends with a
     /// value shorter than ATT_MTU − 3).
-    package enum Length: Sendable, Equatable {
+    public enum Length: Sendable, Equatable {
         case field(LengthField)
         case fixed(Int)
         case none
     }
 
-    package var sync: [UInt8]
-    package var length: Length
+    public var sync: [UInt8]
+    public var length: Length
     /// Offset of the payload (the obfuscated part, where the status sits).
-    package var payloadOffset: Int
+    public var payloadOffset: Int
     /// Bytes after the payload (checksum, tail).
-    package var trailerSize: Int
-    package var tail: [UInt8]
-    package var maxLength: Int
+    public var trailerSize: Int
+    public var tail: [UInt8]
+    public var maxLength: Int
     /// Bytes some senders put before the sync (an app version's `20 00` before `3A 26`): dropped
     /// where they precede the sync, so that offsets count from the sync either way.
-    package var prefix: [UInt8]
+    public var prefix: [UInt8]
     /// False when every ATT value holds whole frames: bytes a value leaves over are malformed,
     /// never joined with the next value.
-    package var spansValues: Bool
+    public var spansValues: Bool
     /// Other bytes a frame may start with instead of `sync` (`sync: [[0x3A, 0x26], [0x3B, 0x26]]`).
-    package var alternativeSyncs: [[UInt8]] = []
+    public var alternativeSyncs: [[UInt8]] = []
 
     /// `sync` and its alternatives.
     var syncs: [[UInt8]] { [sync] + alternativeSyncs }
 
-    package static let defaultMaxLength = 4096
+    public static let defaultMaxLength = 4096
 
-    package init(sync: [UInt8], length: Length, payloadOffset: Int, trailerSize: Int, tail: [UInt8],
+    public init(sync: [UInt8], length: Length, payloadOffset: Int, trailerSize: Int, tail: [UInt8],
                 maxLength: Int = Framing.defaultMaxLength, prefix: [UInt8] = [], spansValues: Bool = true) {
         self.sync = sync
         self.length = length
@@ -162,8 +162,8 @@ package struct Framing: Sendable, Equatable {
 }
 
 /// A length field and what it counts.
-package struct LengthField: Sendable, Equatable {
-    package enum Counts: String, Sendable, Equatable, CaseIterable {
+public struct LengthField: Sendable, Equatable {
+    public enum Counts: String, Sendable, Equatable, CaseIterable {
         /// The payload only: frame = payload offset + value + trailer.
         case payload
         /// The whole frame.
@@ -172,14 +172,14 @@ package struct LengthField: Sendable, Equatable {
         case afterField = "after-field"
     }
 
-    package var offset: Int
-    package var size: Int
-    package var bigEndian: Bool
-    package var counts: Counts
+    public var offset: Int
+    public var size: Int
+    public var bigEndian: Bool
+    public var counts: Counts
     /// Added to the value before use (may be negative).
-    package var adjust: Int
+    public var adjust: Int
 
-    package init(offset: Int, size: Int, bigEndian: Bool, counts: Counts, adjust: Int) {
+    public init(offset: Int, size: Int, bigEndian: Bool, counts: Counts, adjust: Int) {
         self.offset = offset
         self.size = size
         self.bigEndian = bigEndian
@@ -199,18 +199,18 @@ package struct LengthField: Sendable, Equatable {
 
 /// How the payload is obfuscated: XOR with a byte, a repeating key, or a key byte computed by
 /// an expression for each payload byte (`index` is the byte's position in the payload).
-package enum Obfuscation: Sendable, Equatable {
+public enum Obfuscation: Sendable, Equatable {
     case xorKey([UInt8])
     case xorExpression(Expression)
 }
 
 /// An integer field of the frame header.
-package struct FrameField: Sendable, Equatable {
-    package var offset: Int
-    package var size: Int
-    package var bigEndian: Bool
+public struct FrameField: Sendable, Equatable {
+    public var offset: Int
+    public var size: Int
+    public var bigEndian: Bool
 
-    package init(offset: Int, size: Int = 1, bigEndian: Bool = true) {
+    public init(offset: Int, size: Int = 1, bigEndian: Bool = true) {
         self.offset = offset
         self.size = size
         self.bigEndian = bigEndian
@@ -218,26 +218,26 @@ package struct FrameField: Sendable, Equatable {
 }
 
 /// Command/response rules.
-package struct CommandRules: Sendable, Equatable {
-    package var command: FrameField
-    package var sequence: FrameField?
-    package var names: [Int: String]
+public struct CommandRules: Sendable, Equatable {
+    public var command: FrameField
+    public var sequence: FrameField?
+    public var names: [Int: String]
     /// The response's command, computed from the request's fields (`cmd | 0x80`).
-    package var responseCommand: Expression
+    public var responseCommand: Expression
     /// When set, replaces `responseCommand`: the response code of each command that expects
     /// one; a command absent from the table expects no response (an acknowledgement, an answer
     /// to a device request).
-    package var responseTable: [Int: Int]?
+    public var responseTable: [Int: Int]?
     /// True when a response carries its request's sequence number.
-    package var sameSequence: Bool
+    public var sameSequence: Bool
     /// The status: offset in the plaintext payload of a response, and the values meaning success.
-    package var status: StatusRule?
-    package var timeoutUs: Int64
+    public var status: StatusRule?
+    public var timeoutUs: Int64
     /// False when the device handles one command at a time: a command sent while another is
     /// unanswered ends the wait for the earlier one (it gets no response).
-    package var queues: Bool
+    public var queues: Bool
 
-    package init(command: FrameField, sequence: FrameField?, names: [Int: String], responseCommand: Expression,
+    public init(command: FrameField, sequence: FrameField?, names: [Int: String], responseCommand: Expression,
                 sameSequence: Bool, status: StatusRule?, timeoutUs: Int64, queues: Bool, responseTable: [Int: Int]? = nil) {
         self.command = command
         self.sequence = sequence
@@ -251,14 +251,14 @@ package struct CommandRules: Sendable, Equatable {
     }
 }
 
-package struct StatusRule: Sendable, Equatable {
-    package var offset: Int
-    package var size: Int
-    package var success: Set<Int>
+public struct StatusRule: Sendable, Equatable {
+    public var offset: Int
+    public var size: Int
+    public var success: Set<Int>
     /// The device frame command codes that carry a status; nil: every device frame.
-    package var commands: Set<Int>?
+    public var commands: Set<Int>?
 
-    package init(offset: Int, size: Int = 1, success: Set<Int>, commands: Set<Int>? = nil) {
+    public init(offset: Int, size: Int = 1, success: Set<Int>, commands: Set<Int>? = nil) {
         self.offset = offset
         self.size = size
         self.success = success

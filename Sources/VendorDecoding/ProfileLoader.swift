@@ -4,11 +4,11 @@ import Yams
 
 /// Reads and validates a profile (YAML; JSON is accepted as the YAML 1.2 subset it is). Every
 /// error names the file, the line and the key; unknown keys are errors. Format: docs/profiles.md.
-package enum ProfileLoader {
+public enum ProfileLoader {
     /// Profiles larger than this are refused before parsing.
-    package static let maxFileBytes = 256 * 1024
+    public static let maxFileBytes = 256 * 1024
 
-    package static func load(path: String) throws(ProfileError) -> Profile {
+    public static func load(path: String) throws(ProfileError) -> Profile {
         let file = URL(fileURLWithPath: path).lastPathComponent
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ProfileError(file: file, line: nil, key: "", message: "cannot read \(path)")
@@ -22,7 +22,7 @@ package enum ProfileLoader {
         return try load(yaml: text, file: file)
     }
 
-    package static func load(yaml: String, file: String) throws(ProfileError) -> Profile {
+    public static func load(yaml: String, file: String) throws(ProfileError) -> Profile {
         if let (line, message) = ProfileNesting.violation(in: yaml) {
             throw ProfileError(file: file, line: line, key: "", message: message)
         }

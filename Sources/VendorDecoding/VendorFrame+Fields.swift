@@ -6,7 +6,7 @@ import BLEBase
 /// records, `commandName`, `statusOk`, `matchedFrame`, `latencyUs`, `problem`). Absent values
 /// are `null`, so every frame has the same keys.
 extension VendorFrame: FieldDescribable {
-    package var fields: [Field] {
+    public var fields: [Field] {
         [
             .int("id", id),
             .string("connection", connection),
@@ -39,7 +39,7 @@ extension VendorFrame: FieldDescribable {
 /// Report fields of a vendor failure (the contract's `failures[]` keys `kind`, `timeUs`,
 /// `connection`, `summary`, plus `detectedUs` and the frame's session `id`).
 extension VendorFailure: FieldDescribable {
-    package var fields: [Field] {
+    public var fields: [Field] {
         [
             .string("kind", kind.rawValue),
             .int("timeUs", timeUs),

@@ -4,7 +4,7 @@ extension VendorFrame {
     /// One line, like a listing's Info column: `UNLOCK (0x10) seq 0x5A → ok in 40 ms`,
     /// `LOCK response (0x91) seq 0x5B: status 0x03 failed`, `SET_TIME (0x02) seq 0x5C: crc mismatch`,
     /// `unsolicited 0x0112 seq 0x0000`, `malformed: 3 byte(s) before the sync bytes (3 bytes)`.
-    package var summary: String {
+    public var summary: String {
         if outcome == .malformed { return "malformed: \(problem ?? "cannot be framed") (\(raw.count) bytes)" }
         let seq = sequence.map { " seq \(Self.code($0))" } ?? ""
         let code = command.map(Self.code)

@@ -4,13 +4,13 @@ import BLEBase
 /// (direction, characteristic handle), verifies them, pairs commands with responses and
 /// reports each frame with its final outcome (ordering: `VendorEvent`). State is bounded:
 /// at most `maxPendingCommands` commands wait, and held frames are capped.
-package struct VendorSession: Sendable {
-    package let profile: Profile
-    package let connection: String
-    package private(set) var mtu: Int
+public struct VendorSession: Sendable {
+    public let profile: Profile
+    public let connection: String
+    public private(set) var mtu: Int
 
-    package static let maxPendingCommands = 64
-    package static let maxHeldFrames = 1024
+    public static let maxPendingCommands = 64
+    public static let maxHeldFrames = 1024
     /// Held frames past this many keep copies of their bytes, not views of their records' batches.
     static let maxHeldViews = 4
 
@@ -63,32 +63,32 @@ package struct VendorSession: Sendable {
     static let maxRememberedNames = 4096
     private let plan: FramePlan
 
-    package init(profile: Profile, connection: String, mtu: Int) {
+    public init(profile: Profile, connection: String, mtu: Int) {
         self.init(plan: FramePlan(profile), connection: connection, mtu: mtu)
     }
 
     /// A session on a plan made once for its profile (its tables cost 512 evaluations).
-    package init(plan: FramePlan, connection: String, mtu: Int) {
+    public init(plan: FramePlan, connection: String, mtu: Int) {
         profile = plan.profile
         self.connection = connection
         self.mtu = mtu
         self.plan = plan
     }
 
-    package mutating func updateMTU(_ mtu: Int) { self.mtu = mtu }
+    public mutating func updateMTU(_ mtu: Int) { self.mtu = mtu }
 
     /// False when the caller lists few frames: frames then come without `plaintext` (unless
     /// it decided their checksum), which `plaintext(of:)` restores for those it keeps.
-    package var keepsPlaintext = true
+    public var keepsPlaintext = true
 
     /// The de-obfuscated payload of a frame of this session; nil when it is malformed.
-    package func plaintext(of frame: VendorFrame) -> [UInt8]? {
+    public func plaintext(of frame: VendorFrame) -> [UInt8]? {
         guard frame.problem == nil else { return nil }
         return frame.plaintext ?? DecodedFields(frame: frame.raw, plan: plan, direction: frame.direction).plaintext
     }
 
     /// True when `profile` carries frames on this characteristic with this opcode.
-    package func carriesFrames(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?) -> Bool {
+    public func carriesFrames(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?) -> Bool {
         plan.channels.contains { channel in
             guard channel.direction == direction, channel.attOpcodes.contains(attOpcode) else { return false }
             switch channel.characteristic {
@@ -115,7 +115,7 @@ package struct VendorSession: Sendable {
     /// One ATT value (Write Request/Command, Notification, Indication); values on other
     /// characteristics are ignored. `firstFragment` is the record and time of the value's first
     /// L2CAP fragment, when it came in several ACL packets.
-    package mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
+    public mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
                                bytes: ByteView, timeUs: Int64, record: Int,
                                firstFragment: (record: Int, timeUs: Int64)? = nil) -> [VendorEvent] {
         var events: [VendorEvent] = []
@@ -125,7 +125,7 @@ package struct VendorSession: Sendable {
     }
 
     /// `value(…)`, handing the events to `events`.
-    package mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
+    public mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
                                bytes: consuming ByteView, timeUs: Int64, record: Int,
                                firstFragment: (record: Int, timeUs: Int64)? = nil, into events: inout some VendorEventSink) {
         let carries = routeCarriesFrames(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid)
@@ -157,14 +157,14 @@ package struct VendorSession: Sendable {
     /// carried the latest command. A command whose Write Request was never acknowledged and
     /// that gets no response is not a vendor failure of its own: the ATT layer reports that
     /// request (att-no-response / att-timeout) and one cause should make one failure.
-    package mutating func writeResponse(timeUs: Int64) -> [VendorEvent] {
+    public mutating func writeResponse(timeUs: Int64) -> [VendorEvent] {
         var events: [VendorEvent] = []
         writeResponse(timeUs: timeUs, into: &events)
         return events
     }
 
     /// `writeResponse(timeUs:)`, handing the events to `events`.
-    package mutating func writeResponse(timeUs: Int64, into events: inout some VendorEventSink) {
+    public mutating func writeResponse(timeUs: Int64, into events: inout some VendorEventSink) {
         expire(now: timeUs)
         if let id = awaitingWriteResponse, let i = heldFrames.firstIndex(where: { $0.id == id }) {
             heldStates[i].acknowledged = true
@@ -174,26 +174,26 @@ package struct VendorSession: Sendable {
     }
 
     /// The link dropped: partial frames are malformed and waiting commands get no response.
-    package mutating func linkDown(timeUs: Int64) -> [VendorEvent] {
+    public mutating func linkDown(timeUs: Int64) -> [VendorEvent] {
         var events: [VendorEvent] = []
         linkDown(timeUs: timeUs, into: &events)
         return events
     }
 
     /// `linkDown(timeUs:)`, handing the events to `events`.
-    package mutating func linkDown(timeUs: Int64, into events: inout some VendorEventSink) {
+    public mutating func linkDown(timeUs: Int64, into events: inout some VendorEventSink) {
         end(timeUs: timeUs, reason: "the link dropped", into: &events)
     }
 
     /// The capture ended.
-    package mutating func finish(timeUs: Int64) -> [VendorEvent] {
+    public mutating func finish(timeUs: Int64) -> [VendorEvent] {
         var events: [VendorEvent] = []
         finish(timeUs: timeUs, into: &events)
         return events
     }
 
     /// `finish(timeUs:)`, handing the events to `events`.
-    package mutating func finish(timeUs: Int64, into events: inout some VendorEventSink) {
+    public mutating func finish(timeUs: Int64, into events: inout some VendorEventSink) {
         end(timeUs: timeUs, reason: "the capture ended", into: &events)
     }
 

@@ -2,18 +2,18 @@ import BLEBase
 
 /// The HCI packet indicator byte of the UART transport (Core v5.4 Vol 4 Part A §2), which btsnoop
 /// datalink 1002 and pcap link types 187/201 put before each HCI packet.
-package struct H4PacketType: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct H4PacketType: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let command = Self(rawValue: 0x01)
-    package static let aclData = Self(rawValue: 0x02)
-    package static let scoData = Self(rawValue: 0x03)
-    package static let event = Self(rawValue: 0x04)
-    package static let isoData = Self(rawValue: 0x05)
+    public static let command = Self(rawValue: 0x01)
+    public static let aclData = Self(rawValue: 0x02)
+    public static let scoData = Self(rawValue: 0x03)
+    public static let event = Self(rawValue: 0x04)
+    public static let isoData = Self(rawValue: 0x05)
 
     /// The record kind of a packet with this indicator; `.unknown` keeps other codes.
-    package var kind: RecordKind {
+    public var kind: RecordKind {
         switch self {
         case .command: return .hciCommand
         case .aclData: return .aclData
@@ -25,7 +25,7 @@ package struct H4PacketType: RawRepresentable, Hashable, Sendable {
     }
 
     /// The indicator for an HCI record kind; nil for kinds H4 cannot carry.
-    package init?(kind: RecordKind) {
+    public init?(kind: RecordKind) {
         switch kind {
         case .hciCommand: self = .command
         case .aclData: self = .aclData
@@ -37,7 +37,7 @@ package struct H4PacketType: RawRepresentable, Hashable, Sendable {
         }
     }
 
-    package var name: String {
+    public var name: String {
         switch self {
         case .command: return "Command"
         case .aclData: return "ACL Data"

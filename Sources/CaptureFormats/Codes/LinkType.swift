@@ -2,26 +2,26 @@ import BLEBase
 
 /// A pcap/pcapng link type (tcpdump.org link-layer header types; libpcap `pcap/dlt.h`): the
 /// ones bledecode reads, and what each record's payload then holds.
-package struct LinkType: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt32
-    package init(rawValue: UInt32) { self.rawValue = rawValue }
+public struct LinkType: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// H4 packet type byte + HCI packet; no direction.
-    package static let bluetoothHCIH4 = Self(rawValue: 187)
+    public static let bluetoothHCIH4 = Self(rawValue: 187)
     /// u32 BE direction (0 sent, 1 received), then H4.
-    package static let bluetoothHCIH4WithPHDR = Self(rawValue: 201)
+    public static let bluetoothHCIH4WithPHDR = Self(rawValue: 201)
     /// LE link-layer packet, no pseudo-header.
-    package static let bluetoothLELL = Self(rawValue: 251)
+    public static let bluetoothLELL = Self(rawValue: 251)
     /// u16 BE adapter, u16 BE monitor opcode, payload.
-    package static let bluetoothLinuxMonitor = Self(rawValue: 254)
+    public static let bluetoothLinuxMonitor = Self(rawValue: 254)
     /// 10-byte little-endian RF pseudo-header, then the LE packet.
-    package static let bluetoothLELLWithPHDR = Self(rawValue: 256)
+    public static let bluetoothLELLWithPHDR = Self(rawValue: 256)
     /// nRF Sniffer protocol header, then the LE packet.
-    package static let nordicBLE = Self(rawValue: 272)
+    public static let nordicBLE = Self(rawValue: 272)
     /// DLT_USER10, used by older nRF Sniffer captures for the nordic_ble header.
-    package static let user10 = Self(rawValue: 157)
+    public static let user10 = Self(rawValue: 157)
     /// Per-Packet Information header (Ubertooth: inner DLT 147, raw LE LL).
-    package static let ppi = Self(rawValue: 192)
+    public static let ppi = Self(rawValue: 192)
 
     /// The record kind of this link type's packets: HCI link types carry their own H4 or monitor
     /// code (nil here); air link types become `.linkLayer`; others are not supported (nil).
@@ -36,7 +36,7 @@ package struct LinkType: RawRepresentable, Hashable, Sendable {
 
     enum Role { case h4, monitor, linkLayer }
 
-    package var name: String {
+    public var name: String {
         switch self {
         case .bluetoothHCIH4: return "Bluetooth HCI H4"
         case .bluetoothHCIH4WithPHDR: return "Bluetooth HCI H4 with direction pseudo-header"
@@ -52,24 +52,24 @@ package struct LinkType: RawRepresentable, Hashable, Sendable {
 }
 
 /// A btsnoop datalink type (the file header's last field; ble-facts §1, Wireshark `btsnoop.c`).
-package struct BtsnoopDatalink: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt32
-    package init(rawValue: UInt32) { self.rawValue = rawValue }
+public struct BtsnoopDatalink: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// Unframed HCI; the record flags say command/event vs ACL and the direction.
-    package static let h1 = Self(rawValue: 1001)
+    public static let h1 = Self(rawValue: 1001)
     /// UART framing: each record starts with the H4 packet type.
-    package static let h4 = Self(rawValue: 1002)
-    package static let bcsp = Self(rawValue: 1003)
-    package static let h5 = Self(rawValue: 1004)
+    public static let h4 = Self(rawValue: 1002)
+    public static let bcsp = Self(rawValue: 1003)
+    public static let h5 = Self(rawValue: 1004)
     /// Linux monitor: the record flags hold adapter index and monitor opcode.
-    package static let linuxMonitor = Self(rawValue: 2001)
-    package static let bluezSimulator = Self(rawValue: 2002)
+    public static let linuxMonitor = Self(rawValue: 2001)
+    public static let bluezSimulator = Self(rawValue: 2002)
 
     /// True for the datalinks this reader decodes.
-    package var isSupported: Bool { self == .h1 || self == .h4 || self == .linuxMonitor }
+    public var isSupported: Bool { self == .h1 || self == .h4 || self == .linuxMonitor }
 
-    package var name: String {
+    public var name: String {
         switch self {
         case .h1: return "H1"
         case .h4: return "H4"

@@ -2,30 +2,30 @@ import BLEBase
 
 /// A Linux monitor channel opcode (BlueZ `src/shared/btsnoop.h` BTSNOOP_OPCODE_*), carried by
 /// btsnoop datalink 2001 in the record flags and by pcap link type 254 in its pseudo-header.
-package struct MonitorOpcode: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt16
-    package init(rawValue: UInt16) { self.rawValue = rawValue }
+public struct MonitorOpcode: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    package static let newIndex = Self(rawValue: 0)
-    package static let deleteIndex = Self(rawValue: 1)
-    package static let commandPacket = Self(rawValue: 2)
-    package static let eventPacket = Self(rawValue: 3)
-    package static let aclTxPacket = Self(rawValue: 4)
-    package static let aclRxPacket = Self(rawValue: 5)
-    package static let scoTxPacket = Self(rawValue: 6)
-    package static let scoRxPacket = Self(rawValue: 7)
-    package static let openIndex = Self(rawValue: 8)
-    package static let closeIndex = Self(rawValue: 9)
-    package static let indexInfo = Self(rawValue: 10)
-    package static let vendorDiagnostic = Self(rawValue: 11)
-    package static let systemNote = Self(rawValue: 12)
-    package static let userLogging = Self(rawValue: 13)
-    package static let controlOpen = Self(rawValue: 14)
-    package static let controlClose = Self(rawValue: 15)
-    package static let controlCommand = Self(rawValue: 16)
-    package static let controlEvent = Self(rawValue: 17)
-    package static let isoTxPacket = Self(rawValue: 18)
-    package static let isoRxPacket = Self(rawValue: 19)
+    public static let newIndex = Self(rawValue: 0)
+    public static let deleteIndex = Self(rawValue: 1)
+    public static let commandPacket = Self(rawValue: 2)
+    public static let eventPacket = Self(rawValue: 3)
+    public static let aclTxPacket = Self(rawValue: 4)
+    public static let aclRxPacket = Self(rawValue: 5)
+    public static let scoTxPacket = Self(rawValue: 6)
+    public static let scoRxPacket = Self(rawValue: 7)
+    public static let openIndex = Self(rawValue: 8)
+    public static let closeIndex = Self(rawValue: 9)
+    public static let indexInfo = Self(rawValue: 10)
+    public static let vendorDiagnostic = Self(rawValue: 11)
+    public static let systemNote = Self(rawValue: 12)
+    public static let userLogging = Self(rawValue: 13)
+    public static let controlOpen = Self(rawValue: 14)
+    public static let controlClose = Self(rawValue: 15)
+    public static let controlCommand = Self(rawValue: 16)
+    public static let controlEvent = Self(rawValue: 17)
+    public static let isoTxPacket = Self(rawValue: 18)
+    public static let isoRxPacket = Self(rawValue: 19)
 
     /// Name, record kind and direction of every opcode: the one table both readers and the
     /// writers use. The name is a literal (nil for an unknown opcode), so that reading a record's
@@ -59,16 +59,16 @@ package struct MonitorOpcode: RawRepresentable, Hashable, Sendable {
         }
     }
 
-    package var name: String { meaning.name?.description ?? "Unknown (\(Hex.code(rawValue, width: 4)))" }
+    public var name: String { meaning.name?.description ?? "Unknown (\(Hex.code(rawValue, width: 4)))" }
 
     /// The kind and direction of the records this opcode carries, from one look at the table.
-    package var record: (kind: RecordKind, direction: Direction) {
+    public var record: (kind: RecordKind, direction: Direction) {
         let meaning = meaning
         return (meaning.kind, meaning.direction)
     }
 
     /// The opcode that carries a record of this kind and direction; nil when none does.
-    package init?(kind: RecordKind, direction: Direction) {
+    public init?(kind: RecordKind, direction: Direction) {
         switch (kind, direction) {
         case (.hciCommand, _): self = .commandPacket
         case (.hciEvent, _): self = .eventPacket

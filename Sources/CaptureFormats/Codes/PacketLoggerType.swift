@@ -2,28 +2,28 @@ import BLEBase
 
 /// The type byte of an Apple PacketLogger record (ble-facts §2: Wireshark `packetlogger.c`,
 /// BlueZ `src/shared/btsnoop.c`, which adds ISO 0x12/0x13).
-package struct PacketLoggerType: RawRepresentable, Hashable, Sendable {
-    package var rawValue: UInt8
-    package init(rawValue: UInt8) { self.rawValue = rawValue }
+public struct PacketLoggerType: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    package static let hciCommand = Self(rawValue: 0x00)
-    package static let hciEvent = Self(rawValue: 0x01)
-    package static let aclSent = Self(rawValue: 0x02)
-    package static let aclReceived = Self(rawValue: 0x03)
-    package static let scoSent = Self(rawValue: 0x08)
-    package static let scoReceived = Self(rawValue: 0x09)
-    package static let lmpSent = Self(rawValue: 0x0A)
-    package static let lmpReceived = Self(rawValue: 0x0B)
-    package static let isoSent = Self(rawValue: 0x12)
-    package static let isoReceived = Self(rawValue: 0x13)
-    package static let syslog = Self(rawValue: 0xF7)
-    package static let kernel = Self(rawValue: 0xF8)
-    package static let kernelDebug = Self(rawValue: 0xF9)
-    package static let error = Self(rawValue: 0xFA)
-    package static let power = Self(rawValue: 0xFB)
-    package static let note = Self(rawValue: 0xFC)
-    package static let config = Self(rawValue: 0xFD)
-    package static let newController = Self(rawValue: 0xFE)
+    public static let hciCommand = Self(rawValue: 0x00)
+    public static let hciEvent = Self(rawValue: 0x01)
+    public static let aclSent = Self(rawValue: 0x02)
+    public static let aclReceived = Self(rawValue: 0x03)
+    public static let scoSent = Self(rawValue: 0x08)
+    public static let scoReceived = Self(rawValue: 0x09)
+    public static let lmpSent = Self(rawValue: 0x0A)
+    public static let lmpReceived = Self(rawValue: 0x0B)
+    public static let isoSent = Self(rawValue: 0x12)
+    public static let isoReceived = Self(rawValue: 0x13)
+    public static let syslog = Self(rawValue: 0xF7)
+    public static let kernel = Self(rawValue: 0xF8)
+    public static let kernelDebug = Self(rawValue: 0xF9)
+    public static let error = Self(rawValue: 0xFA)
+    public static let power = Self(rawValue: 0xFB)
+    public static let note = Self(rawValue: 0xFC)
+    public static let config = Self(rawValue: 0xFD)
+    public static let newController = Self(rawValue: 0xFE)
 
     typealias Meaning = (name: String, kind: RecordKind, direction: Direction)
 
@@ -59,13 +59,13 @@ package struct PacketLoggerType: RawRepresentable, Hashable, Sendable {
         }
     }
 
-    package var isKnown: Bool { meaning != nil }
-    package var name: String { meaning?.name ?? "Unknown (\(Hex.code(rawValue)))" }
-    package var kind: RecordKind { meaning?.kind ?? .unknown(code: UInt32(rawValue)) }
-    package var direction: Direction { meaning?.direction ?? .unknown }
+    public var isKnown: Bool { meaning != nil }
+    public var name: String { meaning?.name ?? "Unknown (\(Hex.code(rawValue)))" }
+    public var kind: RecordKind { meaning?.kind ?? .unknown(code: UInt32(rawValue)) }
+    public var direction: Direction { meaning?.direction ?? .unknown }
 
     /// The type that carries a record of this kind and direction; nil when none does.
-    package init?(kind: RecordKind, direction: Direction) {
+    public init?(kind: RecordKind, direction: Direction) {
         switch (kind, direction) {
         case (.hciCommand, _): self = .hciCommand
         case (.hciEvent, _): self = .hciEvent

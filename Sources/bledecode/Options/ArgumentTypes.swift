@@ -15,11 +15,11 @@ extension SessionOptions.TransactionListing: ExpressibleByArgument {}
 extension TimelineTimeFormat: ExpressibleByArgument {}
 
 extension TimeBound: ExpressibleByArgument {
-    package init?(argument: String) { self.init(argument) }
+    public init?(argument: String) { self.init(argument) }
 }
 
 extension BluetoothUUID: ExpressibleByArgument {
-    package init?(argument: String) { self.init(argument) }
+    public init?(argument: String) { self.init(argument) }
 }
 
 /// `0x0010` or `16`.
