@@ -65,19 +65,7 @@ public enum ReportJSON {
             w.endObject()
         }
         w.endArray()
-        // What each profile decoded, or why it decoded nothing.
-        w.key("profiles")
-        w.beginArray()
-        for use in analysis.profileUses {
-            w.beginObject()
-            w.field("name", use.name)
-            w.field("devices", use.devices)
-            w.field("connections", use.connections.count)
-            w.field("frames", use.frames)
-            w.field("why", optional: use.why)
-            w.endObject()
-        }
-        w.endArray()
+        profiles(analysis, into: &w)
         w.key("vendorFrames")
         w.beginArray()
         ParallelJSON.writeElements(analysis.vendorFrames, into: &w, parallel: parallel, afterEach: flushIfFull) { frame, w in
@@ -521,6 +509,22 @@ public enum ReportJSON {
         w.field("status", optional: a.status?.rawValue)
         w.field("statusName", optional: a.status?.name)
         w.endObject()
+    }
+
+    /// `profiles`: what each profile decoded, or why it decoded nothing (also `verify --json`'s).
+    static func profiles(_ analysis: Analysis, into w: inout JSONWriter) {
+        w.key("profiles")
+        w.beginArray()
+        for use in analysis.profileUses {
+            w.beginObject()
+            w.field("name", use.name)
+            w.field("devices", use.devices)
+            w.field("connections", use.connections.count)
+            w.field("frames", use.frames)
+            w.field("why", optional: use.why)
+            w.endObject()
+        }
+        w.endArray()
     }
 
     static func vendorFrame(_ f: VendorFrame, into w: inout JSONWriter) {

@@ -27,18 +27,7 @@ public struct VerifyReport {
         w.beginObject()
         w.field("capture", analysis.info.path)
         // As the report's `profiles[]`: what each decoded, or why it decoded nothing.
-        w.key("profiles")
-        w.beginArray()
-        for use in analysis.profileUses {
-            w.beginObject()
-            w.field("name", use.name)
-            w.field("devices", use.devices)
-            w.field("connections", use.connections.count)
-            w.field("frames", use.frames)
-            w.field("why", optional: use.why)
-            w.endObject()
-        }
-        w.endArray()
+        ReportJSON.profiles(analysis, into: &w)
         w.key("rows")
         w.beginArray()
         for (key, total) in rows {
