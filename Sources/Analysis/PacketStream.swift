@@ -83,7 +83,8 @@ public struct PacketStream {
 
     /// The decoded packet and the connection it travelled on, if one was up (or came up with it).
     public mutating func decode(_ record: CaptureRecord) -> (packet: DecodedPacket, peer: LinkPeer?) {
-        var packet = decoder.decode(record)
+        var packet = DecodedPacket(record: record), swapped = record
+        decoder.decode(swapping: &swapped, into: &packet)
         firstUs = firstUs ?? record.timestampUs
         let link = Self.link(of: packet)
         // Looked up before the packet is analysed (a Disconnection Complete ends the link) and

@@ -20,7 +20,7 @@ struct SessionStage {
     let reader: any RecordReader
     private var decoder = PacketDecoder()
     private var sessions: SessionAnalyzer
-    /// The packet each record decodes into, in place (`PacketDecoder.decode(_:into:)`).
+    /// The packet each record decodes into, in place (`PacketDecoder.decode(swapping:into:)`).
     private var packet = DecodedPacket(record: CaptureRecord(index: 0, timestampUs: 0, direction: .unknown,
                                                              kind: .unknown(code: 0), payload: []))
 
@@ -59,9 +59,9 @@ struct SessionStage {
     private mutating func step<Reader: RecordReader>(reading reader: Reader, into events: inout [SessionEvent]) -> Int? {
         var offset: Int?
         for _ in 0..<Self.recordsPerBatch {
-            guard let record = reader.next() else { break }
+            guard var record = reader.next() else { break }
             offset = record.fileOffset
-            decoder.decode(record, into: &packet)
+            decoder.decode(swapping: &record, into: &packet)
             sessions.process(lent: &packet, into: &events)
         }
         return offset

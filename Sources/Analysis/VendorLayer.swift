@@ -363,18 +363,19 @@ public struct VendorLayer {
             if let profile = profileOfConnection[connection] { profileFrames[profile] += counted.frames }
             var total = counted
             total.device = collector.devices[connection]
-            totals[VendorTotalsKey(connection: connection, direction: direction.rawValue, handle: handle)] = total
+            totals[VendorTotalsKey(connection: ConnectionID(number: link.number), direction: direction.rawValue,
+                                   handle: handle)] = total
         }
     }
 }
 
 /// `verify`'s rows: one per connection, direction and characteristic.
 public struct VendorTotalsKey: Hashable, Sendable, Comparable {
-    public var connection: String
+    public var connection: ConnectionID
     public var direction: String
     public var handle: UInt16
     public static func < (a: Self, b: Self) -> Bool {
-        ((Int(a.connection.dropFirst()) ?? 0), a.direction, a.handle) < ((Int(b.connection.dropFirst()) ?? 0), b.direction, b.handle)
+        (a.connection.number, a.direction, a.handle) < (b.connection.number, b.direction, b.handle)
     }
 }
 

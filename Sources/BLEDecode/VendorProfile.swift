@@ -53,9 +53,10 @@ public struct VendorProfile: Sendable {
         }
         // A value shorter than ATT_MTU − 3 ends its frame: nothing is left waiting for a next one.
         var session = VendorSession(plan: plan, connection: "", mtu: bytes.count + 4)
-        var events = session.value(direction: vendorDirection, attOpcode: attOpcode, handle: handle, uuid: uuid,
-                                   bytes: ByteView(bytes), timeUs: 0, record: 1)
-        events += session.finish(timeUs: 0)
+        var events: [VendorEvent] = []
+        session.value(direction: vendorDirection, attOpcode: attOpcode, handle: handle, uuid: uuid,
+                      bytes: ByteView(bytes), timeUs: 0, record: 1, into: &events)
+        session.finish(timeUs: 0, into: &events)
         var frames: [VendorDecoding.VendorFrame] = []
         for case .frame(let frame) in events { frames.append(frame) }
         return frames.sorted { $0.id < $1.id }.map { VendorFrame(decoded: $0, direction: direction) }

@@ -156,19 +156,14 @@ public enum ReassemblyEvent: Sendable, Equatable {
     indirect case flushed(PartialL2CAPFrame)
 }
 
-/// What one fragment produced, in order: the PDU it interrupted, then what the fragment itself
-/// led to (a complete PDU or an anomaly); each nil when there is none.
-public struct ReassemblyStep: Sendable, Equatable {
-    public var interrupted: ReassemblyEvent?
-    public var outcome: ReassemblyEvent?
-
-    public init(interrupted: ReassemblyEvent? = nil, outcome: ReassemblyEvent? = nil) {
-        self.interrupted = interrupted
-        self.outcome = outcome
-    }
-
-    /// The events as a list, in order.
-    public var events: [ReassemblyEvent] { [interrupted, outcome].compactMap { $0 } }
+/// What one fragment produced.
+public enum ReassemblyStep: Sendable, Equatable {
+    /// The common case: a start fragment that is exactly one whole PDU, on a stream with none
+    /// pending, without events built; the fragment's bytes are the frame's body.
+    case frame(L2CAPFrame)
+    /// Otherwise, in order: the PDU the fragment interrupted, then what the fragment itself led
+    /// to (a complete PDU or an anomaly); each nil when there is none.
+    case events(interrupted: ReassemblyEvent?, outcome: ReassemblyEvent?)
 }
 
 /// Rebuilds L2CAP basic frames from fragments (Core v5.4 Vol 3 Part A §7.2.1: the first
@@ -192,66 +187,71 @@ public struct L2CAPReassembler: Sendable {
 
     /// Feeds one fragment, given as a reader over its bytes. `isStart` marks a first fragment
     /// (HCI packet boundary 0b00/0b10, LL LLID 0b10); `truncatedBy` is how many bytes the
-    /// capturing tool cut from this fragment. A start fragment holding a whole PDU (the common
-    /// case) completes without touching the per-stream state.
-    public mutating func step(key: FragmentStreamKey, isStart: Bool, fragment: ByteReader, recordIndex: Int,
+    /// capturing tool cut from this fragment. A start fragment holding a whole PDU on a stream with
+    /// none pending (the common case) completes as `.frame` without touching the per-stream state
+    /// or building events; the fragment moves through, not copied (a copy of a reader costs a
+    /// reference count on its bytes).
+    public mutating func feed(key: FragmentStreamKey, isStart: Bool, fragment: consuming ByteReader, recordIndex: Int,
                               timestampUs: Int64, truncatedBy: Int = 0) -> ReassemblyStep {
+        guard isStart, truncatedBy <= 0, collecting.isEmpty || collecting[key] == nil else {
+            return collect(key: key, isStart: isStart, fragment: fragment, recordIndex: recordIndex,
+                           timestampUs: timestampUs, truncatedBy: truncatedBy)
+        }
+        switch Self.wholeFrame(fragment, recordIndex: recordIndex, timestampUs: timestampUs) {
+        case .frame(let frame):
+            return .frame(frame)
+        case .notWhole(let fragment):
+            return collect(key: key, isStart: isStart, fragment: fragment, recordIndex: recordIndex,
+                           timestampUs: timestampUs, truncatedBy: truncatedBy)
+        }
+    }
+
+    /// `feed` of a fragment that is not a whole PDU on a stream with none pending: the state
+    /// machine, every outcome as events.
+    private mutating func collect(key: FragmentStreamKey, isStart: Bool, fragment: ByteReader, recordIndex: Int,
+                                  timestampUs: Int64, truncatedBy: Int) -> ReassemblyStep {
         guard isStart else {
             // A continuation grows its pending PDU in place: taken out and put back, the PDU
             // was copied and its key hashed twice per fragment.
             guard !collecting.isEmpty, let index = collecting.index(forKey: key) else {
-                return ReassemblyStep(outcome: .orphanContinuation(key: key, recordIndex: recordIndex,
-                                                                   byteCount: fragment.remaining))
+                return .events(interrupted: nil, outcome: .orphanContinuation(key: key, recordIndex: recordIndex,
+                                                                              byteCount: fragment.remaining))
             }
             collecting.values[index].absorb(fragment.unreadBytes, truncatedBy: truncatedBy, recordIndex: recordIndex,
                                             timestampUs: timestampUs)
             guard collecting.values[index].isResolved, let outcome = collecting.values[index].outcome else {
-                return ReassemblyStep()
+                return .events(interrupted: nil, outcome: nil)
             }
             collecting.remove(at: index)
-            return ReassemblyStep(outcome: outcome)
+            return .events(interrupted: nil, outcome: outcome)
         }
         var interrupted: ReassemblyEvent?
         if !collecting.isEmpty, let previous = collecting.removeValue(forKey: key) {
             interrupted = .interrupted(previous, byRecordIndex: recordIndex)
         }
-        if truncatedBy <= 0, let frame = Self.wholeFrame(fragment, recordIndex: recordIndex, timestampUs: timestampUs).frame {
-            return ReassemblyStep(interrupted: interrupted, outcome: .complete(frame))
+        if truncatedBy <= 0, case .frame(let frame) = Self.wholeFrame(fragment, recordIndex: recordIndex, timestampUs: timestampUs) {
+            return .events(interrupted: interrupted, outcome: .complete(frame))
         }
         var partial = PartialL2CAPFrame(key: key, recordIndex: recordIndex, timestampUs: timestampUs)
         partial.absorb(fragment.unreadBytes, truncatedBy: truncatedBy, recordIndex: recordIndex,
                        timestampUs: timestampUs)
         guard partial.isResolved else {
             collecting[key] = partial
-            return ReassemblyStep(interrupted: interrupted)
+            return .events(interrupted: interrupted, outcome: nil)
         }
-        return ReassemblyStep(interrupted: interrupted, outcome: partial.outcome)
+        return .events(interrupted: interrupted, outcome: partial.outcome)
     }
 
-    /// What `singleFragmentFrame` made of a fragment.
-    public enum SingleFragment: Sendable {
+    /// What `wholeFrame` made of a fragment.
+    private enum Whole {
         /// The fragment was a whole PDU: its frame, the fragment's bytes as its body.
         case frame(L2CAPFrame)
-        /// The fragment back, unread, to feed to `step`.
+        /// The fragment back, unread.
         case notWhole(ByteReader)
-
-        public var frame: L2CAPFrame? {
-            if case .frame(let frame) = self { frame } else { nil }
-        }
-    }
-
-    /// The common case, without building events: the frame of a start fragment that holds
-    /// exactly one whole PDU on a stream with none pending (feeding it would change no state).
-    /// Otherwise the fragment comes back, for `step`. It moves through, not copied (a copy of a
-    /// reader costs a reference count on its bytes).
-    public func singleFragmentFrame(key: FragmentStreamKey, isStart: Bool, fragment: consuming ByteReader, recordIndex: Int,
-                                    timestampUs: Int64, truncatedBy: Int = 0) -> SingleFragment {
-        guard isStart, truncatedBy <= 0, collecting.isEmpty || collecting[key] == nil else { return .notWhole(fragment) }
-        return Self.wholeFrame(fragment, recordIndex: recordIndex, timestampUs: timestampUs)
     }
 
     /// The frame of a start fragment that is exactly one whole PDU, or the fragment back.
-    private static func wholeFrame(_ fragment: consuming ByteReader, recordIndex: Int, timestampUs: Int64) -> SingleFragment {
+    private static func wholeFrame(_ fragment: consuming ByteReader, recordIndex: Int, timestampUs: Int64) -> Whole {
         var reader = fragment
         let start = reader.position
         guard let header = try? L2CAPBasicHeader(parsing: &reader), reader.remaining == Int(header.length) else {
@@ -262,19 +262,6 @@ public struct L2CAPReassembler: Sendable {
         return .frame(L2CAPFrame(channelID: header.channelID, body: reader,
                                  firstRecordIndex: recordIndex, lastRecordIndex: recordIndex,
                                  firstTimestampUs: timestampUs, lastTimestampUs: timestampUs, fragmentCount: 1))
-    }
-
-    /// Feeds one fragment (see `step`) and lists what it produced.
-    public mutating func feed(key: FragmentStreamKey, isStart: Bool, bytes: ArraySlice<UInt8>, recordIndex: Int,
-                              timestampUs: Int64, truncatedBy: Int = 0) -> [ReassemblyEvent] {
-        feed(key: key, isStart: isStart, bytes: Array(bytes), recordIndex: recordIndex,
-             timestampUs: timestampUs, truncatedBy: truncatedBy)
-    }
-
-    public mutating func feed(key: FragmentStreamKey, isStart: Bool, bytes: [UInt8], recordIndex: Int,
-                              timestampUs: Int64, truncatedBy: Int = 0) -> [ReassemblyEvent] {
-        step(key: key, isStart: isStart, fragment: ByteReader(bytes, layer: .l2cap), recordIndex: recordIndex,
-             timestampUs: timestampUs, truncatedBy: truncatedBy).events
     }
 
     /// Ends the stream (its link disconnected); reports the PDU left pending, if any.

@@ -36,15 +36,9 @@ public struct DecodedPacket: Sendable {
 
     public init(record: CaptureRecord) { self.record = record }
 
-    /// Holds `record` and nothing else but the previous `hci`, list capacities kept, for
-    /// `PacketDecoder.decode(_:into:)`, which sets `hci` for every record: the previous one is
-    /// then destroyed once, when it is replaced.
-    mutating func replaceRecord(_ record: consuming CaptureRecord) {
-        self.record = record
-        clearLayers()
-    }
-
-    /// `replaceRecord(_:)`, the previous record going into `record`.
+    /// Holds `record` and nothing else but the previous `hci`, list capacities kept, the previous
+    /// record going into `record`, for `PacketDecoder.decode(swapping:into:)`, which sets `hci` for
+    /// every record: the previous one is then destroyed once, when it is replaced.
     mutating func replaceRecord(swapping record: inout CaptureRecord) {
         swap(&self.record, &record)
         clearLayers()

@@ -15,22 +15,10 @@ public struct PacketDecoder: Sendable {
 
     public init() {}
 
-    public mutating func decode(_ record: CaptureRecord) -> DecodedPacket {
-        var packet = DecodedPacket(record: record)
-        decodeRecord(of: &packet)
-        return packet
-    }
-
     /// Decodes `record` into `packet`, replacing everything it held (its lists keep their
-    /// capacity): a caller that decodes record after record into one packet saves building a
-    /// new one aside and copying it in, and the record moves in rather than being copied.
-    public mutating func decode(_ record: consuming CaptureRecord, into packet: inout DecodedPacket) {
-        packet.replaceRecord(record)
-        decodeRecord(of: &packet)
-    }
-
-    /// `decode(_:into:)` of a record that changes places with the packet's previous one, which
-    /// `record` then holds: for a caller that frees its records together.
+    /// capacity); `record` then holds the packet's previous record. A caller that decodes record
+    /// after record into one packet saves building a new one aside and copying it in, and one
+    /// that frees its records together takes the previous ones back this way.
     public mutating func decode(swapping record: inout CaptureRecord, into packet: inout DecodedPacket) {
         packet.replaceRecord(swapping: &record)
         decodeRecord(of: &packet)
@@ -212,23 +200,17 @@ public struct PacketDecoder: Sendable {
                                link: LinkID, direction: Direction, in packet: inout DecodedPacket) {
         let recordIndex = packet.record.index
         let timestampUs = packet.record.timestampUs
-        switch reassembler.singleFragmentFrame(key: key, isStart: isStart, fragment: fragment, recordIndex: recordIndex,
-                                               timestampUs: timestampUs, truncatedBy: truncatedBy) {
+        switch reassembler.feed(key: key, isStart: isStart, fragment: fragment, recordIndex: recordIndex,
+                                timestampUs: timestampUs, truncatedBy: truncatedBy) {
         case .frame(let frame):
             let cid = frame.channelID.rawValue
             packet.l2cap.append(L2CAPPDU(link: link, direction: direction, frame: frame, content: .other(error: nil)))
             packet.l2cap.decodeLastContent()
             if Self.followsChannels(cid) { followChannels(in: &packet) }
-        case .notWhole(let fragment):
-            let step = reassembler.step(key: key, isStart: isStart, fragment: fragment, recordIndex: recordIndex,
-                                        timestampUs: timestampUs, truncatedBy: truncatedBy)
-            collect(step, link: link, direction: direction, in: &packet)
+        case .events(let interrupted, let outcome):
+            if let interrupted { collect(interrupted, link: link, direction: direction, in: &packet) }
+            if let outcome { collect(outcome, link: link, direction: direction, in: &packet) }
         }
-    }
-
-    private mutating func collect(_ step: ReassemblyStep, link: LinkID, direction: Direction, in packet: inout DecodedPacket) {
-        if let interrupted = step.interrupted { collect(interrupted, link: link, direction: direction, in: &packet) }
-        if let outcome = step.outcome { collect(outcome, link: link, direction: direction, in: &packet) }
     }
 
     private mutating func collect(_ event: ReassemblyEvent, link: LinkID, direction: Direction, in packet: inout DecodedPacket) {

@@ -23,7 +23,7 @@ struct DeviceRegistry {
         var identity: DeviceIdentity?
         /// The vendor profile that matched this address's advertising.
         var profile: String?
-        var connectionIDs: [String] = []
+        var connectionIDs: [ConnectionID] = []
         var bursts = AdvertisingBursts()
         /// The Data bytes of the address's last legacy advertisement and scan response.
         var lastAdvertisingData: [UInt8]?
@@ -165,14 +165,14 @@ struct DeviceRegistry {
         Self.append(String(name.prefix(248)), to: &states[slot].names)
     }
 
-    mutating func sawConnection(slot: Int, id: String, timeUs: Int64) {
+    mutating func sawConnection(slot: Int, id: ConnectionID, timeUs: Int64) {
         Self.append(id, to: &states[slot].connectionIDs)
         states[slot].firstSeenUs = min(states[slot].firstSeenUs ?? timeUs, timeUs)
         states[slot].lastSeenUs = max(states[slot].lastSeenUs ?? timeUs, timeUs)
     }
 
     /// A connection that turned out to be an attempt no longer belongs to the device.
-    mutating func forgetConnection(slot: Int, id: String) {
+    mutating func forgetConnection(slot: Int, id: ConnectionID) {
         states[slot].connectionIDs.removeAll { $0 == id }
     }
 

@@ -337,7 +337,7 @@ extension SessionAnalyzer {
         let id = newConnectionID()
         let link = LinkID.hci(adapter: record.adapter, handle: complete.connectionHandle)
         let connection = Connection(
-            id: id, deviceID: registry.deviceID(of: slot), link: link, handle: complete.connectionHandle,
+            id: id.description, deviceID: registry.deviceID(of: slot), link: link, handle: complete.connectionHandle,
             accessAddress: nil, peerAddress: complete.peerAddress, peerAddressType: complete.peerAddressType,
             role: complete.role == .central ? .central : (complete.role == .peripheral ? .peripheral : .unknown),
             createUs: create?.createUs, startUs: record.timestampUs, startRecord: record.index,

@@ -124,14 +124,6 @@ public struct SessionAnalyzer {
 
     public init(options: SessionOptions = SessionOptions()) { self.options = options }
 
-    /// Feeds one decoded packet; returns what the layer above may want (ATT values, link ends).
-    public mutating func process(_ packet: DecodedPacket) -> [SessionEvent] {
-        var events: [SessionEvent] = []
-        var packet = packet
-        process(lent: &packet, into: &events)
-        return events
-    }
-
     /// Feeds one decoded packet and appends what the layer above may want to `events` (a buffer
     /// the caller can reuse from packet to packet). The packet is only read: it is `inout` so
     /// that it is lent in place (passed by value, the caller copied the whole packet aside
@@ -195,9 +187,9 @@ public struct SessionAnalyzer {
         }
     }
 
-    mutating func newConnectionID() -> String {
+    mutating func newConnectionID() -> ConnectionID {
         connectionCount += 1
-        return "C\(connectionCount)"
+        return ConnectionID(number: connectionCount)
     }
 
     /// Keeps an ended connection for the report with what the report shows of its latencies

@@ -184,7 +184,7 @@ extension SessionAnalyzer {
     mutating func buildDevices() -> [Device] {
         var groups: [Int: [Int]] = [:]
         for slot in registry.states.indices { groups[registry.root(slot), default: []].append(slot) }
-        var connectionsBySlotRoot: [Int: [String]] = [:]
+        var connectionsBySlotRoot: [Int: [ConnectionID]] = [:]
         for slot in registry.states.indices {
             connectionsBySlotRoot[registry.root(slot), default: []] += registry.states[slot].connectionIDs
         }
@@ -210,7 +210,7 @@ extension SessionAnalyzer {
                 if let last = state.lastSeenUs { device.lastSeenUs = max(device.lastSeenUs ?? last, last) }
             }
             let ids = connectionsBySlotRoot[root] ?? []
-            device.connectionIDs = ids.sorted { (Int($0.dropFirst()) ?? 0) < (Int($1.dropFirst()) ?? 0) }
+            device.connectionIDs = ids.sorted().map(\.description)
             return device
         }
     }

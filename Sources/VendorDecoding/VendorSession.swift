@@ -112,19 +112,9 @@ public struct VendorSession: Sendable {
         return carries
     }
 
-    /// One ATT value (Write Request/Command, Notification, Indication); values on other
-    /// characteristics are ignored. `firstFragment` is the record and time of the value's first
-    /// L2CAP fragment, when it came in several ACL packets.
-    public mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
-                               bytes: ByteView, timeUs: Int64, record: Int,
-                               firstFragment: (record: Int, timeUs: Int64)? = nil) -> [VendorEvent] {
-        var events: [VendorEvent] = []
-        value(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid, bytes: bytes, timeUs: timeUs,
-              record: record, firstFragment: firstFragment, into: &events)
-        return events
-    }
-
-    /// `value(…)`, handing the events to `events`.
+    /// One ATT value (Write Request/Command, Notification, Indication), handing the events to
+    /// `events`; values on other characteristics are ignored. `firstFragment` is the record and
+    /// time of the value's first L2CAP fragment, when it came in several ACL packets.
     public mutating func value(direction: VendorDirection, attOpcode: UInt8, handle: UInt16, uuid: BluetoothUUID?,
                                bytes: consuming ByteView, timeUs: Int64, record: Int,
                                firstFragment: (record: Int, timeUs: Int64)? = nil, into events: inout some VendorEventSink) {
@@ -157,13 +147,6 @@ public struct VendorSession: Sendable {
     /// carried the latest command. A command whose Write Request was never acknowledged and
     /// that gets no response is not a vendor failure of its own: the ATT layer reports that
     /// request (att-no-response / att-timeout) and one cause should make one failure.
-    public mutating func writeResponse(timeUs: Int64) -> [VendorEvent] {
-        var events: [VendorEvent] = []
-        writeResponse(timeUs: timeUs, into: &events)
-        return events
-    }
-
-    /// `writeResponse(timeUs:)`, handing the events to `events`.
     public mutating func writeResponse(timeUs: Int64, into events: inout some VendorEventSink) {
         expire(now: timeUs)
         if let id = awaitingWriteResponse, let i = heldFrames.firstIndex(where: { $0.id == id }) {
@@ -174,25 +157,11 @@ public struct VendorSession: Sendable {
     }
 
     /// The link dropped: partial frames are malformed and waiting commands get no response.
-    public mutating func linkDown(timeUs: Int64) -> [VendorEvent] {
-        var events: [VendorEvent] = []
-        linkDown(timeUs: timeUs, into: &events)
-        return events
-    }
-
-    /// `linkDown(timeUs:)`, handing the events to `events`.
     public mutating func linkDown(timeUs: Int64, into events: inout some VendorEventSink) {
         end(timeUs: timeUs, reason: "the link dropped", into: &events)
     }
 
     /// The capture ended.
-    public mutating func finish(timeUs: Int64) -> [VendorEvent] {
-        var events: [VendorEvent] = []
-        finish(timeUs: timeUs, into: &events)
-        return events
-    }
-
-    /// `finish(timeUs:)`, handing the events to `events`.
     public mutating func finish(timeUs: Int64, into events: inout some VendorEventSink) {
         end(timeUs: timeUs, reason: "the capture ended", into: &events)
     }

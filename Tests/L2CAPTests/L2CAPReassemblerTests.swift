@@ -31,7 +31,7 @@ import Testing
 
     @Test func wholeFrameCompletesAtOnce() {
         var reassembler = L2CAPReassembler()
-        #expect(reassembler.feed(key: key, isStart: true, bytes: pdu, recordIndex: 1, timestampUs: 1000)
+        #expect(reassembler.feed(key: key, isStart: true, bytes: pdu[...], recordIndex: 1, timestampUs: 1000)
                 == [.complete(frame(first: 1, last: 1, fragments: 1))])
         #expect(reassembler.pendingStreamCount == 0)
     }
@@ -202,46 +202,52 @@ import Testing
                                                 fragmentCount: index))])
     }
 
-    @Test func singleFragmentFrameOnlyForAWholePDUWithNothingPending() {
+    @Test func aWholePDUWithNothingPendingIsAFrame() {
         var reassembler = L2CAPReassembler()
         let whole = ByteReader(pdu)
-        #expect(reassembler.singleFragmentFrame(key: key, isStart: true, fragment: whole, recordIndex: 1, timestampUs: 1000)
-                .frame == frame(first: 1, last: 1, fragments: 1))
-        #expect(reassembler.singleFragmentFrame(key: key, isStart: false, fragment: whole, recordIndex: 1,
-                                                timestampUs: 1000).frame == nil)
-        #expect(reassembler.singleFragmentFrame(key: key, isStart: true, fragment: whole, recordIndex: 1, timestampUs: 1000,
-                                                truncatedBy: 1).frame == nil)
-        #expect(reassembler.singleFragmentFrame(key: key, isStart: true, fragment: ByteReader(Array(pdu.dropLast())),
-                                                recordIndex: 1, timestampUs: 1000).frame == nil)
-        _ = reassembler.feed(key: key, isStart: true, bytes: pdu[..<5], recordIndex: 1, timestampUs: 1000)
-        #expect(reassembler.singleFragmentFrame(key: key, isStart: true, fragment: whole, recordIndex: 2,
-                                                timestampUs: 2000).frame == nil)
-        #expect(reassembler.pendingStreamCount == 1)
-    }
-
-    /// A fragment that is not one whole PDU comes back as it went in: read from its start, with
-    /// its layer and offsets, for `step` (the header was read from it, then it was moved back).
-    @Test func singleFragmentFrameGivesBackAFragmentUnread() throws {
-        let reassembler = L2CAPReassembler()
-        var fragment = ByteReader([0xEE, 0xEE] + Array(pdu.dropLast()), layer: .acl, baseOffset: 100)
-        try fragment.skip(2)
-        guard case .notWhole(var back) = reassembler.singleFragmentFrame(key: key, isStart: true, fragment: fragment,
-                                                                          recordIndex: 1, timestampUs: 1000) else {
-            Issue.record("a short PDU made a frame")
+        #expect(reassembler.feed(key: key, isStart: true, fragment: whole, recordIndex: 1, timestampUs: 1000)
+                == .frame(frame(first: 1, last: 1, fragments: 1)))
+        #expect(reassembler.feed(key: key, isStart: false, fragment: whole, recordIndex: 1, timestampUs: 1000)
+                == .events(interrupted: nil, outcome: .orphanContinuation(key: key, recordIndex: 1, byteCount: pdu.count)))
+        guard case .events(nil, .cutShort?) = reassembler.feed(key: key, isStart: true, fragment: whole, recordIndex: 1,
+                                                               timestampUs: 1000, truncatedBy: 1) else {
+            Issue.record("a cut fragment made a frame")
             return
         }
-        #expect(back.position == 2)
-        #expect(back.layer == .acl)
-        #expect(back.reportedOffset == 102)
-        #expect(back.readRemainingBytes() == Array(pdu.dropLast()))
+        #expect(reassembler.feed(key: key, isStart: true, fragment: ByteReader(Array(pdu.dropLast())), recordIndex: 1,
+                                 timestampUs: 1000) == .events(interrupted: nil, outcome: nil))
+        #expect(reassembler.pendingStreamCount == 1)
+        // With a PDU pending on its stream, a whole one interrupts it: events, not a frame.
+        guard case .events(.interrupted?, .complete(let made)?) = reassembler.feed(key: key, isStart: true, fragment: whole,
+                                                                                   recordIndex: 2, timestampUs: 2000) else {
+            Issue.record("a whole PDU after a pending one did not interrupt it")
+            return
+        }
+        #expect(made == frame(first: 2, last: 2, fragments: 1))
+        #expect(reassembler.pendingStreamCount == 0)
+    }
+
+    /// A start fragment that is not one whole PDU is collected from where its reader stands (the
+    /// header was read from it to tell, then it was moved back).
+    @Test func aShortStartFragmentIsCollectedFromItsReadersPosition() throws {
+        var reassembler = L2CAPReassembler()
+        var fragment = ByteReader([0xEE, 0xEE] + Array(pdu.dropLast()), layer: .acl, baseOffset: 100)
+        try fragment.skip(2)
+        #expect(reassembler.feed(key: key, isStart: true, fragment: fragment, recordIndex: 1, timestampUs: 1000)
+                == .events(interrupted: nil, outcome: nil))
+        #expect(reassembler.feed(key: key, isStart: false, bytes: pdu.suffix(1), recordIndex: 2, timestampUs: 2000)
+                == [.complete(frame(first: 1, last: 2, fragments: 2))])
     }
 
     /// A whole PDU's body is the fragment's bytes after the header, reporting offsets from 0.
-    @Test func singleFragmentFrameBodyReportsOffsetsFromItsStart() throws {
-        let reassembler = L2CAPReassembler()
-        let made = reassembler.singleFragmentFrame(key: key, isStart: true, fragment: ByteReader([0xEE] + pdu, range: 1..<(pdu.count + 1)),
-                                                   recordIndex: 1, timestampUs: 1000)
-        var body = try #require(made.frame).body
+    @Test func aFramesBodyReportsOffsetsFromItsStart() throws {
+        var reassembler = L2CAPReassembler()
+        guard case .frame(let made) = reassembler.feed(key: key, isStart: true, fragment: ByteReader([0xEE] + pdu, range: 1..<(pdu.count + 1)),
+                                                       recordIndex: 1, timestampUs: 1000) else {
+            Issue.record("a whole PDU made no frame")
+            return
+        }
+        var body = made.body
         #expect(body.layer == .l2cap)
         #expect(body.reportedOffset == 0)
         #expect(body.readRemainingBytes() == Array(pdu.dropFirst(4)))
@@ -261,17 +267,29 @@ import Testing
         #expect(whole.isResolved && whole.outcome == .complete(frame(first: 1, last: 1, fragments: 1)))
     }
 
-    @Test func stepReportsTheInterruptedPDUBeforeTheOutcome() {
+    @Test func feedReportsTheInterruptedPDUBeforeTheOutcome() {
         var reassembler = L2CAPReassembler()
-        #expect(reassembler.step(key: key, isStart: true, fragment: ByteReader(Array(pdu[..<5])), recordIndex: 1,
-                                 timestampUs: 1000) == ReassemblyStep())
-        let step = reassembler.step(key: key, isStart: true, fragment: ByteReader(pdu), recordIndex: 2, timestampUs: 2000)
-        guard case .interrupted(let partial, byRecordIndex: 2)? = step.interrupted else {
+        #expect(reassembler.feed(key: key, isStart: true, fragment: ByteReader(Array(pdu[..<5])), recordIndex: 1,
+                                 timestampUs: 1000) == .events(interrupted: nil, outcome: nil))
+        let step = reassembler.feed(key: key, isStart: true, fragment: ByteReader(pdu), recordIndex: 2, timestampUs: 2000)
+        guard case .events(.interrupted(let partial, byRecordIndex: 2)?, let outcome) = step else {
             Issue.record("expected the pending PDU to be interrupted, got \(step)")
             return
         }
         #expect(partial.firstRecordIndex == 1 && partial.receivedByteCount == 5)
-        #expect(step.outcome == .complete(frame(first: 2, last: 2, fragments: 1)))
-        #expect(step.events.count == 2 && reassembler.pendingStreamCount == 0)
+        #expect(outcome == .complete(frame(first: 2, last: 2, fragments: 1)))
+        #expect(reassembler.pendingStreamCount == 0)
+    }
+}
+
+extension L2CAPReassembler {
+    /// `feed(fragment:)` over bytes, what it produced as a list of events (a frame as `.complete`).
+    mutating func feed(key: FragmentStreamKey, isStart: Bool, bytes: ArraySlice<UInt8>, recordIndex: Int,
+                       timestampUs: Int64, truncatedBy: Int = 0) -> [ReassemblyEvent] {
+        switch feed(key: key, isStart: isStart, fragment: ByteReader(Array(bytes), layer: .l2cap), recordIndex: recordIndex,
+                    timestampUs: timestampUs, truncatedBy: truncatedBy) {
+        case .frame(let frame): [.complete(frame)]
+        case .events(let interrupted, let outcome): [interrupted, outcome].compactMap { $0 }
+        }
     }
 }

@@ -153,7 +153,8 @@ struct PipelineTests {
         var decoder = PacketDecoder()
         var packet = DecodedPacket(record: records[0])
         for (record, expected) in zip(records, fresh) {
-            decoder.decode(record, into: &packet)
+            var swapped = record
+            decoder.decode(swapping: &swapped, into: &packet)
             #expect(packet.record == expected.record)
             #expect(packet.hci == expected.hci)
             #expect(packet.l2cap.count == expected.l2cap.count)

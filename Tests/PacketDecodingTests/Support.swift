@@ -5,17 +5,22 @@ import PacketDecoding
 /// Decodes records in order, as the CLI does; returns the packets and the end-of-capture issues.
 func decodeAll(_ records: [CaptureRecord]) -> (packets: [DecodedPacket], atEnd: [PacketIssue]) {
     var decoder = PacketDecoder()
-    let packets = records.map { decoder.decode($0) }
+    var packets: [DecodedPacket] = []
+    // Each into a packet of its own, in its place in the list.
+    for var record in records {
+        packets.append(DecodedPacket(record: record))
+        decoder.decode(swapping: &record, into: &packets[packets.count - 1])
+    }
     return (packets, decoder.finish())
 }
 
 /// Decodes a capture file, failing the test when it cannot be opened.
 func decodeFile(_ path: String) throws -> (packets: [DecodedPacket], atEnd: [PacketIssue], diagnostics: [CaptureDiagnostic]) {
     let reader = try CaptureFile.open(path)
-    var decoder = PacketDecoder()
-    var packets: [DecodedPacket] = []
-    while let record = reader.next() { packets.append(decoder.decode(record)) }
-    return (packets, decoder.finish(), reader.diagnostics)
+    var records: [CaptureRecord] = []
+    while let record = reader.next() { records.append(record) }
+    let (packets, atEnd) = decodeAll(records)
+    return (packets, atEnd, reader.diagnostics)
 }
 
 /// ATT PDUs by opcode, keys as the truth files write them (`0x1B`).

@@ -76,8 +76,7 @@ struct AirCaptureTests {
     /// writes the ciphertext and MIC: reported encrypted and not decrypted, nothing decoded.
     @Test func nordicEncryptedNotDecryptedIsSaidSo() {
         let s = Self.encryptedLink(.nordic, flags: .encrypted)
-        var decoder = PacketDecoder()
-        let packets = s.records.map { decoder.decode($0) }
+        let packets = decodeEach(s.records)
         let read = packets[6]   // the Read Request, as ciphertext
         #expect(read.air?.flags.contains(.encrypted) == true && read.air?.flags.contains(.notDecrypted) == true)
         #expect(read.l2cap.isEmpty)
@@ -228,8 +227,7 @@ struct AirCaptureTests {
         s.data(Self.aa, .central, llid: .start, sn: false, nesn: false, read)
         s.wait(ms: 500)
         s.data(Self.aa, .central, llid: .start, sn: false, nesn: false, read)
-        var decoder = PacketDecoder()
-        let flagged = s.records.filter { decoder.decode($0).air?.flags.contains(.retransmission) == true }
+        let flagged = decodeEach(s.records).filter { $0.air?.flags.contains(.retransmission) == true }
         #expect(flagged.isEmpty)
         let (report, _) = analyze(s.records)
         #expect(report.stats.attPDUs == [0x0A: 4, 0x0B: 2])
@@ -248,8 +246,7 @@ struct AirCaptureTests {
         live.data(Self.aa, .peripheral, llid: .continuation, sn: true, nesn: true, [])   // NAK: NESN still 1
         live.wait(ms: 30)
         live.data(Self.aa, .central, llid: .start, sn: true, nesn: false, read)
-        var liveDecoder = PacketDecoder()
-        let resent = live.records.map { liveDecoder.decode($0).air?.flags.contains(.retransmission) == true }
+        let resent = decodeEach(live.records).map { $0.air?.flags.contains(.retransmission) == true }
         #expect(resent == [false, false, false, false, false, true])
     }
 

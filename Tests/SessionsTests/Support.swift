@@ -10,16 +10,36 @@ func analyze(_ records: [CaptureRecord], options: SessionOptions = SessionOption
     var decoder = PacketDecoder()
     var sessions = SessionAnalyzer(options: options)
     var events: [SessionEvent] = []
-    for record in records { events += sessions.process(decoder.decode(record)) }
+    for var record in records {
+        var packet = DecodedPacket(record: record)
+        decoder.decode(swapping: &record, into: &packet)
+        sessions.process(lent: &packet, into: &events)
+    }
     let (report, endEvents) = sessions.finish(pipelineIssues: decoder.finish())
     return (report, events + endEvents)
+}
+
+/// Every record's packet on its own, decoded in order.
+func decodeEach(_ records: [CaptureRecord]) -> [DecodedPacket] {
+    var decoder = PacketDecoder()
+    return records.map { record in
+        var packet = DecodedPacket(record: record), swapped = record
+        decoder.decode(swapping: &swapped, into: &packet)
+        return packet
+    }
 }
 
 func analyzeFile(_ path: String, options: SessionOptions = SessionOptions(transactions: .all)) throws -> SessionReport {
     let reader = try CaptureFile.open(path)
     var decoder = PacketDecoder()
     var sessions = SessionAnalyzer(options: options)
-    while let record = reader.next() { _ = sessions.process(decoder.decode(record)) }
+    var events: [SessionEvent] = []
+    while var record = reader.next() {
+        var packet = DecodedPacket(record: record)
+        decoder.decode(swapping: &record, into: &packet)
+        sessions.process(lent: &packet, into: &events)
+        events.removeAll(keepingCapacity: true)
+    }
     return sessions.finish(diagnostics: reader.diagnostics, pipelineIssues: decoder.finish()).report
 }
 

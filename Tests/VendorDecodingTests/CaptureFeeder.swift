@@ -29,12 +29,13 @@ struct CaptureFeeder {
         var clientMTU: [UInt16: Int] = [:]
         var output = Output()
         var lastTime: Int64 = 0
-        while let record = reader.next() {
-            let packet = decoder.decode(record)
+        while var record = reader.next() {
+            var packet = DecodedPacket(record: record)
+            decoder.decode(swapping: &record, into: &packet)
             lastTime = record.timestampUs
             if case .event(let event) = packet.hci, case .disconnectionComplete(let d) = event.body,
                var session = sessions.removeValue(forKey: d.connectionHandle) {
-                output.events[d.connectionHandle, default: []] += session.linkDown(timeUs: record.timestampUs)
+                session.linkDown(timeUs: record.timestampUs, into: &output.events[d.connectionHandle, default: []])
             }
             for pdu in packet.l2cap {
                 guard case .att(let att) = pdu.content, case .hci(_, let link) = pdu.link else { continue }
@@ -50,13 +51,13 @@ struct CaptureFeeder {
                               let uuid = BluetoothUUID(wire: r.readRemainingBytes()) else { continue }
                         uuids[link, default: [:]][valueHandle] = uuid
                     }
-                case .writeResponse: events = session.writeResponse(timeUs: record.timestampUs)
+                case .writeResponse: session.writeResponse(timeUs: record.timestampUs, into: &events)
                 case .writeRequest(let hv), .writeCommand(let hv), .handleValueNotification(let hv),
                      .handleValueIndication(let hv):
                     let direction: VendorDirection = pdu.direction == .sent ? .hostToDevice : .deviceToHost
-                    events = session.value(direction: direction, attOpcode: att.opcode.rawValue, handle: hv.handle,
-                                           uuid: uuids[link]?[hv.handle], bytes: hv.value, timeUs: record.timestampUs,
-                                           record: record.index)
+                    session.value(direction: direction, attOpcode: att.opcode.rawValue, handle: hv.handle,
+                                  uuid: uuids[link]?[hv.handle], bytes: hv.value, timeUs: record.timestampUs,
+                                  record: record.index, into: &events)
                 default: break
                 }
                 sessions[link] = session
@@ -64,7 +65,7 @@ struct CaptureFeeder {
             }
         }
         for (link, var session) in sessions {
-            output.events[link, default: []] += session.finish(timeUs: lastTime)
+            session.finish(timeUs: lastTime, into: &output.events[link, default: []])
         }
         return output
     }

@@ -21,18 +21,18 @@ struct SessionTests {
 
         mutating func command(_ cmd: UInt8, seq: UInt8, _ plain: [UInt8] = [], at ms: Int64, opcode: UInt8 = 0x52) {
             record += 1
-            events += session.value(direction: .hostToDevice, attOpcode: opcode, handle: SessionTests.write,
-                                    uuid: BluetoothUUID(uint16: 0xFFE1),
-                                    bytes: ByteView(DemoLockFrame.encode(command: cmd, sequence: seq, plaintext: plain)),
-                                    timeUs: ms * 1000, record: record)
+            session.value(direction: .hostToDevice, attOpcode: opcode, handle: SessionTests.write,
+                          uuid: BluetoothUUID(uint16: 0xFFE1),
+                          bytes: ByteView(DemoLockFrame.encode(command: cmd, sequence: seq, plaintext: plain)),
+                          timeUs: ms * 1000, record: record, into: &events)
         }
 
         mutating func response(_ cmd: UInt8, seq: UInt8, status: UInt8, at ms: Int64) {
             record += 1
-            events += session.value(direction: .deviceToHost, attOpcode: 0x1B, handle: SessionTests.notify,
-                                    uuid: BluetoothUUID(uint16: 0xFFE2),
-                                    bytes: ByteView(DemoLockFrame.encode(command: cmd | 0x80, sequence: seq, plaintext: [status])),
-                                    timeUs: ms * 1000, record: record)
+            session.value(direction: .deviceToHost, attOpcode: 0x1B, handle: SessionTests.notify,
+                          uuid: BluetoothUUID(uint16: 0xFFE2),
+                          bytes: ByteView(DemoLockFrame.encode(command: cmd | 0x80, sequence: seq, plaintext: [status])),
+                          timeUs: ms * 1000, record: record, into: &events)
         }
 
         var frames: [VendorFrame] { events.compactMap { if case .frame(let f) = $0 { f } else { nil } } }
@@ -86,10 +86,10 @@ struct SessionTests {
         var f = Feeder()
         f.command(0x10, seq: 0x5A, [1, 2, 3, 4, 5, 6], at: 1000)
         f.record += 1
-        f.events += f.session.value(direction: .deviceToHost, attOpcode: 0x1B, handle: Self.notify,
-                                    uuid: BluetoothUUID(uint16: 0xFFE2),
-                                    bytes: ByteView(DemoLockFrame.encode(command: 0x90, sequence: 0x5A, plaintext: [0])),
-                                    timeUs: 1_040_000, record: 9, firstFragment: (record: 7, timeUs: 1_030_000))
+        f.session.value(direction: .deviceToHost, attOpcode: 0x1B, handle: Self.notify,
+                        uuid: BluetoothUUID(uint16: 0xFFE2),
+                        bytes: ByteView(DemoLockFrame.encode(command: 0x90, sequence: 0x5A, plaintext: [0])),
+                        timeUs: 1_040_000, record: 9, firstFragment: (record: 7, timeUs: 1_030_000), into: &f.events)
         #expect(f.frames.map(\.firstFragmentRecord) == [1, 7])
         #expect(f.frames.map(\.firstFragmentTimeUs) == [1_000_000, 1_030_000])
         #expect(f.frames.map(\.firstRecord) == [1, 9])
@@ -149,11 +149,11 @@ struct SessionTests {
         f.command(0x20, seq: 0x07, at: 10)
         // The first 20 bytes of a longer response, then the link drops.
         let long = DemoLockFrame.encode(command: 0xA0, sequence: 0x07, plaintext: [UInt8](repeating: 0, count: 40))
-        f.events += f.session.value(direction: .deviceToHost, attOpcode: 0x1B, handle: Self.notify,
-                                    uuid: BluetoothUUID(uint16: 0xFFE2), bytes: ByteView(Array(long.prefix(20))),
-                                    timeUs: 50_000, record: 9)
+        f.session.value(direction: .deviceToHost, attOpcode: 0x1B, handle: Self.notify,
+                        uuid: BluetoothUUID(uint16: 0xFFE2), bytes: ByteView(Array(long.prefix(20))),
+                        timeUs: 50_000, record: 9, into: &f.events)
         #expect(f.events.isEmpty)
-        f.events += f.session.linkDown(timeUs: 60_000)
+        f.session.linkDown(timeUs: 60_000, into: &f.events)
         #expect(f.frames.map(\.outcome) == [.noResponse, .malformed])
         #expect(f.frames.last?.problem == "incomplete frame when the link dropped")
         #expect(f.frames.last?.summary == "malformed: incomplete frame when the link dropped (20 bytes)")
@@ -169,7 +169,7 @@ struct SessionTests {
     @Test func endOfCaptureEndsTheWait() {
         var f = Feeder()
         f.command(0x02, seq: 0x09, [0x66, 0x2A, 0x13, 0x19], at: 5)
-        f.events += f.session.finish(timeUs: 100_000)
+        f.session.finish(timeUs: 100_000, into: &f.events)
         #expect(f.failures.map(\.summary) == ["command SET_TIME (0x02) seq 9 got no response before the capture ended; the "
             + "device-to-host characteristic was never subscribed on this connection before (no CCCD write, no device frame "
             + "in the capture), the usual cause"])
@@ -178,10 +178,10 @@ struct SessionTests {
     /// A CCCD write (0x0001) on the connection: an unanswered command gets no hint about subscribing.
     @Test func aSubscribedConnectionGetsNoSubscriptionHint() {
         var f = Feeder()
-        f.events += f.session.value(direction: .hostToDevice, attOpcode: 0x12, handle: Self.notify + 1, uuid: nil,
-                                    bytes: ByteView([0x01, 0x00]), timeUs: 0, record: 1)
+        f.session.value(direction: .hostToDevice, attOpcode: 0x12, handle: Self.notify + 1, uuid: nil,
+                        bytes: ByteView([0x01, 0x00]), timeUs: 0, record: 1, into: &f.events)
         f.command(0x02, seq: 0x09, [0x66, 0x2A, 0x13, 0x19], at: 5)
-        f.events += f.session.finish(timeUs: 100_000)
+        f.session.finish(timeUs: 100_000, into: &f.events)
         #expect(f.failures.map(\.summary) == ["command SET_TIME (0x02) seq 9 got no response before the capture ended"])
         #expect(f.failures.map(\.record) == [1])
     }
@@ -199,16 +199,16 @@ struct SessionTests {
     @Test func unacknowledgedWriteRequestGetsNoVendorFailure() {
         var f = Feeder()
         f.command(0x10, seq: 0x01, at: 0, opcode: 0x12)          // Write Request, never answered
-        f.events += f.session.finish(timeUs: 10_000)
+        f.session.finish(timeUs: 10_000, into: &f.events)
         #expect(f.frames.map(\.outcome) == [.noResponse])
         #expect(f.failures.isEmpty)
     }
 
     @Test func crcMismatchIsItsOwnOutcomeAndWaitsForNothing() {
         var f = Feeder()
-        f.events += f.session.value(direction: .hostToDevice, attOpcode: 0x52, handle: Self.write, uuid: BluetoothUUID(uint16: 0xFFE1),
-                                    bytes: ByteView(DemoLockFrame.encode(command: 0x11, sequence: 3, plaintext: [], corruptCRC: true)),
-                                    timeUs: 0, record: 1)
+        f.session.value(direction: .hostToDevice, attOpcode: 0x52, handle: Self.write, uuid: BluetoothUUID(uint16: 0xFFE1),
+                        bytes: ByteView(DemoLockFrame.encode(command: 0x11, sequence: 3, plaintext: [], corruptCRC: true)),
+                        timeUs: 0, record: 1, into: &f.events)
         #expect(f.frames.map(\.outcome) == [.crcMismatch])
         #expect(f.frames.first?.summary == "LOCK (0x11) seq 0x03: crc mismatch")
         let crc = UInt16(DemoLockFrame.crc8Maxim([0xAA, 0x11, 0x03, 0x00, 0x00]))
@@ -257,9 +257,9 @@ struct SessionTests {
         var session = VendorSession(profile: profile, connection: "c", mtu: 23)
         var events: [VendorEvent] = []
         func send(_ direction: VendorDirection, _ bytes: [UInt8], _ ms: Int64) {
-            events += session.value(direction: direction, attOpcode: direction == .hostToDevice ? 0x12 : 0x1B,
-                                    handle: direction == .hostToDevice ? 0x11 : 0x14, uuid: nil, bytes: ByteView(bytes),
-                                    timeUs: ms * 1000, record: Int(ms))
+            session.value(direction: direction, attOpcode: direction == .hostToDevice ? 0x12 : 0x1B,
+                          handle: direction == .hostToDevice ? 0x11 : 0x14, uuid: nil, bytes: ByteView(bytes),
+                          timeUs: ms * 1000, record: Int(ms), into: &events)
         }
         send(.hostToDevice, [0x55, 0xAA, 0x01, 0x02, 0x00], 1)             // GET_INFO, no body
         send(.deviceToHost, [0x55, 0xAA, 0x01, 0x02, 0x02, 0x07, 0x36], 2) // its answer: 07 36 is data, not a status

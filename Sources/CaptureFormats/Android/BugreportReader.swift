@@ -105,7 +105,7 @@ final class BugreportReader: RecordReader {
     /// Inflates the zlib stream after the preamble, up to the cap; damage is logged and what
     /// inflated before it is kept.
     private static func inflate(_ compressed: [UInt8], log: inout DiagnosticLog) -> (bytes: [UInt8], complete: Bool) {
-        guard let inflater = Inflater(.zlib) else {
+        guard let inflater = try? Inflater(.zlib) else {
             log.add(.error, .other, record: nil, at: BtsnoozPreamble.size, "cannot start zlib decompression")
             return ([], false)
         }

@@ -155,7 +155,7 @@ final class ZipEntrySource: ByteSource {
         self.offset = offset
         remaining = length
         if let framing {
-            guard let inflater = Inflater(framing) else {
+            guard let inflater = try? Inflater(framing) else {
                 throw CaptureError(file: archive.path, message: "cannot start zlib decompression")
             }
             self.inflater = inflater

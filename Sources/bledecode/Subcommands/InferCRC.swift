@@ -113,8 +113,10 @@ struct InferCRC: ParsableCommand {
         var decoder = PacketDecoder()
         var values: [[UInt8]] = []
         var records: [Int] = []
-        while let record = reader.next(), values.count < Self.maxValues {
-            for att in decoder.decode(record).attPDUs where att.handle == target {
+        while var record = reader.next(), values.count < Self.maxValues {
+            var packet = DecodedPacket(record: record)
+            decoder.decode(swapping: &record, into: &packet)
+            for att in packet.attPDUs where att.handle == target {
                 guard [0x12, 0x52, 0x1B, 0x1D].contains(att.opcode.rawValue), let view = att.value, !view.isEmpty else { continue }
                 values.append(view.array)
                 records.append(record.index)

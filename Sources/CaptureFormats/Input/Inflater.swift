@@ -1,12 +1,19 @@
 import CZlib
 
 /// zlib's streaming `inflate` over input supplied piece by piece: a zlib stream (RFC 1950, the
-/// btsnooz records) or raw deflate (RFC 1951, a zip entry).
+/// btsnooz records), raw deflate (RFC 1951, a zip entry) or a gzip member (RFC 1952, a `.gz`
+/// capture; `restart` begins the next member of a file of several).
 final class Inflater {
     enum Framing {
-        case zlib, raw
-        /// zlib's `windowBits`: a 32 KiB window; negative for raw deflate.
-        var windowBits: Int32 { self == .zlib ? 15 : -15 }
+        case zlib, raw, gzip
+        /// zlib's `windowBits`: a 32 KiB window; negative for raw deflate, + 16 for gzip framing only.
+        var windowBits: Int32 {
+            switch self {
+            case .zlib: 15
+            case .raw: -15
+            case .gzip: 15 + 16
+            }
+        }
     }
 
     /// Why inflating stopped, with the offset in the compressed input.
@@ -23,13 +30,15 @@ final class Inflater {
     /// True once the stream's end marker has been inflated.
     private(set) var ended = false
 
-    init?(_ framing: Framing) {
+    /// Fails (at compressed byte 0) when zlib cannot start, its status as the reason.
+    init(_ framing: Framing) throws(Failure) {
         stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
-        guard inflateInit2_(stream, framing.windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        let status = inflateInit2_(stream, framing.windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        guard status == Z_OK else {
             stream.deinitialize(count: 1)
             stream.deallocate()
-            return nil
+            throw Failure(compressedOffset: 0, reason: "zlib status \(status)")
         }
     }
 
@@ -37,6 +46,13 @@ final class Inflater {
         inflateEnd(stream)
         stream.deinitialize(count: 1)
         stream.deallocate()
+    }
+
+    /// Begins a new stream after `ended`, in the input that follows: the next member of a gzip
+    /// file (RFC 1952 §2.2 allows a file of several). `compressedOffset` keeps counting.
+    func restart() {
+        inflateReset(stream)
+        ended = false
     }
 
     /// True when every supplied byte has been consumed.
