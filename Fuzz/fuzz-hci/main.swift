@@ -18,9 +18,10 @@ func fuzzHCI(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         let kind = kinds[Int(cursor.byte() % UInt8(kinds.count))]
         let direction: Direction = cursor.byte() & 1 == 0 ? .sent : .received
         let payload = cursor.chunk()
-        let record = CaptureRecord(index: index, timestampUs: Int64(index) * 1250, direction: direction, kind: kind,
+        var record = CaptureRecord(index: index, timestampUs: Int64(index) * 1250, direction: direction, kind: kind,
                                    payload: payload, originalLength: payload.count + Int(cursor.byte() & 3))
-        let packet = decoder.decode(record)
+        var packet = DecodedPacket(record: record)
+        decoder.decode(swapping: &record, into: &packet)
         _ = listing.text(packet)
         _ = listing.json(packet)
     }

@@ -14,9 +14,15 @@ func fuzzL2CAP(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         index += 1
         let control = cursor.byte()
         let key = FragmentStreamKey(connection: UInt32(control & 0x03), direction: (control >> 2) & 1)
-        let events = reassembler.feed(key: key, isStart: control & 0x10 != 0, bytes: cursor.chunk(), recordIndex: index,
-                                      timestampUs: Int64(index), truncatedBy: Int(control >> 6))
-        for case .complete(let frame) in events {
+        let step = reassembler.feed(key: key, isStart: control & 0x10 != 0, fragment: ByteReader(cursor.chunk()),
+                                    recordIndex: index, timestampUs: Int64(index), truncatedBy: Int(control >> 6))
+        var frames: [L2CAPFrame] = []
+        switch step {
+        case .frame(let frame): frames = [frame]
+        case .events(_, .complete(let frame)?): frames = [frame]
+        case .events: break
+        }
+        for frame in frames {
             var signalling = frame.body
             signalling.layer = .signalling
             if let pdu = try? SignallingPDU(parsing: &signalling) { _ = (pdu.summary, pdu.fields) }

@@ -13,6 +13,7 @@ func fuzzProfile(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let profile = try? ProfileLoader.load(yaml: text, file: "fuzz.yaml") else { return 0 }
     var session = VendorSession(plan: FramePlan(profile), connection: "C1", mtu: 247)
     let value = ByteView(bytes)
+    var events: [VendorEvent] = []
     for (index, channel) in profile.channels.enumerated() {
         let (handle, uuid): (UInt16, BluetoothUUID?)
         switch channel.characteristic {
@@ -20,10 +21,10 @@ func fuzzProfile(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         case .handle(let h): (handle, uuid) = (h, nil)
         }
         for opcode in channel.attOpcodes.sorted() {
-            _ = session.value(direction: channel.direction, attOpcode: opcode, handle: handle, uuid: uuid, bytes: value,
-                              timeUs: Int64(index), record: index)
+            session.value(direction: channel.direction, attOpcode: opcode, handle: handle, uuid: uuid, bytes: value,
+                          timeUs: Int64(index), record: index, into: &events)
         }
     }
-    _ = session.finish(timeUs: 1_000_000)
+    session.finish(timeUs: 1_000_000, into: &events)
     return 0
 }
