@@ -93,9 +93,11 @@ public enum CRCInference {
         var to: Int
     }
 
-    static func layouts(size: Int, shortest: Int) -> [Layout] {
+    /// The check value in the last bytes or before a tail of `trailers` bytes, covering from
+    /// offset 0…3; or in the header at 0…15, covering the rest (also `ChecksumSearch`'s layouts).
+    static func layouts(size: Int, shortest: Int, trailers: [Int] = [0, 1]) -> [Layout] {
         var out: [Layout] = []
-        for trailer in [0, 1] {
+        for trailer in trailers {
             let at = -(size + trailer)
             for bigEndian in size == 1 ? [true] : [true, false] {
                 for from in 0...3 where shortest + at - from >= 1 {

@@ -123,35 +123,16 @@ public enum ChecksumSearch {
         return Result(candidates: shown, partial: partial, frames: total, warnings: warnings)
     }
 
-    struct Layout: Equatable {
-        var at: Int
-        var bigEndian: Bool
-        var from: Int
-        var to: Int
-    }
+    typealias Layout = CRCInference.Layout
 
-    /// The check value in the last bytes or before a fixed tail of one or two bytes (the same
-    /// in every frame), covering from offset 0…3; or in the header at 0…15, covering the rest.
+    /// `CRCInference.layouts`, where a tail of one or two bytes is taken only when it is the same
+    /// in every frame (`0D 0A`).
     static func layouts(size: Int, frames: [[UInt8]], shortest: Int) -> [Layout] {
-        var out: [Layout] = []
-        for trailer in 0...2 {
-            if trailer > 0 {
-                guard shortest >= trailer + size, let tail = frames.first?.suffix(trailer),
-                      frames.allSatisfy({ $0.suffix(trailer).elementsEqual(tail) }) else { continue }
-            }
-            let at = -(size + trailer)
-            for bigEndian in size == 1 ? [true] : [true, false] {
-                for from in 0...3 where shortest + at - from >= 1 {
-                    out.append(Layout(at: at, bigEndian: bigEndian, from: from, to: at))
-                }
-            }
+        let fixedTails = [1, 2].filter { trailer in
+            guard shortest >= trailer + size, let tail = frames.first?.suffix(trailer) else { return false }
+            return frames.allSatisfy { $0.suffix(trailer).elementsEqual(tail) }
         }
-        for at in 0...15 where at + size <= shortest {
-            for bigEndian in size == 1 ? [true] : [true, false] {
-                out.append(Layout(at: at, bigEndian: bigEndian, from: at + size, to: 0))
-            }
-        }
-        return out
+        return CRCInference.layouts(size: size, shortest: shortest, trailers: [0] + fixedTails)
     }
 
     /// How many frames verify under `spec`'s algorithm and `layout`; nil when the check value
