@@ -1,3 +1,4 @@
+import BLEBase
 import CaptureFormats
 import PacketDecoding
 import Sessions
@@ -30,7 +31,7 @@ public struct Analysis {
     /// `progress` gets the file offset reached, every few hundred records.
     public static func run(_ reader: any RecordReader, options: SessionOptions = SessionOptions(),
                            profiles: [Profile] = [], frames: VendorLayer.Listing = .all, vendorCommands: Bool = true,
-                           pipelined: Bool = true, assignments: [(profile: String, target: String)] = [],
+                           pipelined: Bool = true, assignments: [(profile: String, target: ProfileTarget)] = [],
                            progress: ((Int) -> Void)? = nil) -> Analysis {
         var options = options
         let conflicts = ProfileConflicts()
@@ -120,7 +121,7 @@ public struct VendorCommandEvent: Sendable {
 
     public var timeUs: Int64
     public var record: Int
-    public var connectionID: String
+    public var connectionID: ConnectionID
     public var deviceID: String?
     /// `UNLOCK (0x10)`.
     public var name: String
@@ -131,7 +132,7 @@ public struct VendorCommandEvent: Sendable {
     /// Set when this line stands for several commands; `timeUs`, `record` and `name` are the first one's.
     public var run: Run?
 
-    public init(timeUs: Int64, record: Int, connectionID: String, deviceID: String?, name: String, outcome: Outcome,
+    public init(timeUs: Int64, record: Int, connectionID: ConnectionID, deviceID: String?, name: String, outcome: Outcome,
                 latencyUs: Int64?, summary: String) {
         self.timeUs = timeUs
         self.record = record

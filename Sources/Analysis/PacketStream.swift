@@ -26,7 +26,7 @@ public enum PacketProtocol: String, Sendable, CaseIterable {
 /// pass, so `C2` and `D3` mean what they mean in the timeline and the report.
 public struct PacketFilter: Sendable {
     /// Connection ids (`C2`), case-insensitive.
-    public var connections: [String] = []
+    public var connections: [ConnectionID] = []
     /// Device ids (`D3`), addresses, identities or part of a name (the timeline's rule).
     public var devices: [String] = []
     /// ATT PDUs about these handles; a response counts as about its request's handle.
@@ -111,8 +111,7 @@ public struct PacketStream {
         if let until = filter.until, record.timestampUs > until.resolve(start: start) { return false }
         if !filter.only.isEmpty, !filter.only.contains(where: { Self.carries(packet, $0) }) { return false }
         if !filter.connections.isEmpty {
-            guard let id = peer?.connectionID.lowercased(), filter.connections.contains(where: { $0.lowercased() == id })
-            else { return false }
+            guard let id = peer?.connectionID, filter.connections.contains(id) else { return false }
         }
         if !filter.devices.isEmpty {
             guard let peer, filter.devices.contains(where: peer.matches(device:)) else { return false }

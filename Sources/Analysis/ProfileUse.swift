@@ -7,7 +7,7 @@ import VendorDecoding
 public struct ProfileUse: Sendable, Equatable {
     public var name: String
     public var devices: Int
-    public var connections: [String]
+    public var connections: [ConnectionID]
     public var frames: Int
     /// Nil when it decoded frames.
     public var why: String?
@@ -15,19 +15,18 @@ public struct ProfileUse: Sendable, Equatable {
     /// Works out why a profile decoded nothing: per criterion of its match rule, the connections
     /// where it held, or that it held nowhere and where the others did; or the connections it
     /// matched without a frame on its channels.
-    static func make(_ profile: Profile, devices: Int, connections: [String], frames: Int, report: SessionReport) -> ProfileUse {
+    static func make(_ profile: Profile, devices: Int, connections: [ConnectionID], frames: Int, report: SessionReport) -> ProfileUse {
         var use = ProfileUse(name: profile.name, devices: devices, connections: connections, frames: frames, why: nil)
         guard frames == 0 else { return use }
         if !connections.isEmpty {
-            let shown = connections.prefix(6).joined(separator: ", ") + (connections.count > 6 ? ", …" : "")
-            use.why = "matched \(shown) but found no frames on its channels"
+            use.why = "matched \(list(connections)) but found no frames on its channels"
             return use
         }
         // Per criterion, on every connection (one begun before the capture with no device known
         // too): where it held, and where it did not although others did (the partial evidence).
         let devicesByID = Dictionary(report.devices.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let links = report.connections.map { c in (id: c.id, device: c.deviceID.flatMap { devicesByID[$0] }, gatt: c.gatt) }
-        typealias Link = (id: String, device: Device?, gatt: [GATTAttribute])
+        typealias Link = (id: ConnectionID, device: Device?, gatt: [GATTAttribute])
         let match = profile.match
         var criteria: [(holds: (Link) -> Bool, what: String, held: String, missing: String, anyDevice: (Device) -> Bool)] = []
         if let company = match.companyID {
@@ -50,7 +49,6 @@ public struct ProfileUse: Sendable, Equatable {
             criteria.append(({ discovered($0.device?.gatt ?? $0.gatt) }, "service \(uuid)", "discovered on",
                              "service \(uuid) never discovered", { discovered($0.gatt) }))
         }
-        func list(_ ids: [String]) -> String { ids.prefix(6).joined(separator: ", ") + (ids.count > 6 ? ", …" : "") }
         let partial = links.filter { link in criteria.contains { $0.holds(link) } }.map(\.id)
         var reasons: [String] = []
         for criterion in criteria {
@@ -73,5 +71,10 @@ public struct ProfileUse: Sendable, Equatable {
         }
         use.why = "matched no connection: " + reasons.joined(separator: "; ")
         return use
+    }
+
+    /// `C1, C2, …`: at most six ids, and an ellipsis for the rest.
+    private static func list(_ ids: [ConnectionID]) -> String {
+        ids.prefix(6).map(\.description).joined(separator: ", ") + (ids.count > 6 ? ", …" : "")
     }
 }

@@ -17,7 +17,7 @@ struct VendorCollector: VendorEventSink {
     /// for the layer to ask the session for it.
     var framesWithoutPlaintext: [Int] = []
     /// Device ids by connection id, for the failures and commands.
-    var devices: [String: String] = [:]
+    var devices: [ConnectionID: String] = [:]
     private(set) var frames: [VendorFrame] = []
     private(set) var failures: [Failure] = []
     private(set) var commands: [VendorCommandEvent] = []
@@ -88,7 +88,7 @@ struct VendorCollector: VendorEventSink {
     }
 
     /// Ends the link's run of commands (it went down, or the capture ended), and its runs of failures.
-    mutating func closeCommandRun(connection: String) {
+    mutating func closeCommandRun(connection: ConnectionID) {
         commandRun.close(into: &commands)
         failureRuns.close(connection: connection)
     }

@@ -152,7 +152,7 @@ struct VendorCommand {
 
     var timeUs: Int64
     var record: Int
-    var connection: String
+    var connection: ConnectionID
     var device: String?
     var name: Name
     var sequence: Int?

@@ -6,7 +6,7 @@ import VendorDecoding
 /// them (a device polled every second that never answers): timelines and Markdown show it as one
 /// line, with the true count (failures past the listing cap included) and its span.
 public struct VendorFailureRun: Sendable, Equatable {
-    public var connection: String
+    public var connection: ConnectionID
     public var device: String?
     public var kind: FailureKind
     public var firstUs: Int64
@@ -73,7 +73,7 @@ struct VendorFailureRuns {
     }
 
     /// A frame of `connection` went well: its runs end.
-    mutating func close(connection: String) {
+    mutating func close(connection: ConnectionID) {
         guard open.contains(where: { $0.connection == connection }) else { return }
         for run in open where run.connection == connection && run.count >= VendorFailureRun.fewestSummarized {
             if closed.count < Self.maxRuns { closed.append(run) } else { dropped += 1 }

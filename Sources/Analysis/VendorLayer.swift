@@ -18,14 +18,13 @@ public struct VendorLayer {
     let listing: Listing
     /// A decoded connection: its session and its frame totals per stream.
     private struct Link {
-        /// The connection's number (`ATTValueEvent.connectionNumber`).
-        let number: Int
+        let connection: ConnectionID
         var session: VendorSession
         var totals: [(direction: VendorDirection, handle: UInt16, totals: VendorTotals)] = []
         var commandRun = VendorCommandRun()
 
-        init(number: Int, session: VendorSession) {
-            self.number = number
+        init(connection: ConnectionID, session: VendorSession) {
+            self.connection = connection
             self.session = session
         }
 
@@ -40,15 +39,15 @@ public struct VendorLayer {
         }
     }
 
-    /// The links of the connections open now (a handful), found by connection number.
+    /// The links of the connections open now (a handful), found by connection id.
     private var links: [Link] = []
     /// The connection of the latest value and where its link is, nil for one in `unmatched`
     /// (values come in runs per connection). Reset when `links` changes.
-    private var lastLink: (number: Int, index: Int?)?
-    /// Connections (by number) no profile applies to.
-    private var unmatched: Set<Int> = []
-    /// Connections no profile matches yet but one may (`PendingLink`), by number.
-    private var pending: [Int: PendingLink] = [:]
+    private var lastLink: (connection: ConnectionID, index: Int?)?
+    /// Connections no profile applies to.
+    private var unmatched: Set<ConnectionID> = []
+    /// Connections no profile matches yet but one may (`PendingLink`).
+    private var pending: [ConnectionID: PendingLink] = [:]
     /// Bytes the pending connections hold, together (values and a fixed cost per value).
     private var heldBytes = 0
     /// Values a pending connection holds at most, and bytes all of them hold together.
@@ -57,15 +56,15 @@ public struct VendorLayer {
     /// Said where held values were dropped past the bound, or a match came from the whole capture.
     public private(set) var notes: [String] = []
     /// Profiles the user applied to connections or devices by name (`--apply PROFILE=C3`).
-    private let assignments: [(profile: Int, target: String)]
+    private let assignments: [(profile: Int, target: ProfileTarget)]
     /// Per profile (same indices): the connections and devices it decoded, and their frames.
-    public private(set) var profileConnections: [[String]]
+    public private(set) var profileConnections: [[ConnectionID]]
     public private(set) var profileDevices: [Set<String>]
     public private(set) var profileFrames: [Int]
-    /// The profile decoding each connection (by id), for its frames' count.
-    private var profileOfConnection: [String: Int] = [:]
-    /// The devices of the open connections, by connection number (`SessionEvent.device`).
-    private var connectionDevices: [Int: ConnectionDevice] = [:]
+    /// The profile decoding each connection, for its frames' count.
+    private var profileOfConnection: [ConnectionID: Int] = [:]
+    /// The devices of the open connections (`SessionEvent.device`).
+    private var connectionDevices: [ConnectionID: ConnectionDevice] = [:]
     public private(set) var totals: [VendorTotalsKey: VendorTotals] = [:]
     /// The sessions' frames and failures, counted and listed.
     private var collector: VendorCollector
@@ -84,7 +83,7 @@ public struct VendorLayer {
     /// `keepsCommands` false when nobody will read `commands` (the JSON report does not): one
     /// fewer list that grows with the capture.
     public init(profiles: [Profile], listing: Listing = .all, keepsCommands: Bool = true,
-                conflicts: ProfileConflicts = ProfileConflicts(), assignments: [(profile: String, target: String)] = []) {
+                conflicts: ProfileConflicts = ProfileConflicts(), assignments: [(profile: String, target: ProfileTarget)] = []) {
         self.profiles = profiles
         self.conflicts = conflicts
         self.assignments = assignments.compactMap { a in profiles.firstIndex { $0.name == a.profile }.map { ($0, a.target) } }
@@ -126,49 +125,49 @@ public struct VendorLayer {
         // Consumed: the value's bytes move on instead of being retained and released.
         switch consume event {
         case .device(let device):
-            connectionDevices[device.connectionNumber] = device
-            if pending[device.connectionNumber] != nil {
-                pending[device.connectionNumber]?.device = device
-                if let chosen = choose(device) { decide(device.connectionNumber, profile: chosen, facts: nil) }
+            connectionDevices[device.connection] = device
+            if pending[device.connection] != nil {
+                pending[device.connection]?.device = device
+                if let chosen = choose(device) { decide(device.connection, profile: chosen, facts: nil) }
             }
         case .attValue(let value):
             // Links change in place (`links[index]`): a copy would copy their assemblers and
             // held frames on write.
             guard let index = link(for: value) else {
-                if pending[value.connectionNumber] != nil, mayCarryFrames(value) { hold(.value(value), of: value.connectionNumber) }
+                if pending[value.connection] != nil, mayCarryFrames(value) { hold(.value(value), of: value.connection) }
                 return
             }
             let keepsPlaintext = listing == .all && collector.frames.count < Self.listingCap
             // One access to the link for the whole value (each access checks its uniqueness).
             collect(link: index) { $0.take(value, keepsPlaintext: keepsPlaintext, into: &$1) }
-        case .writeResponse(let number, let timeUs):
-            guard let index = index(of: number) else {
+        case .writeResponse(let connection, let timeUs):
+            guard let index = index(of: connection) else {
                 // Only what acknowledges a held Write Request matters to a session.
-                if case .value(let last)? = pending[number]?.held.last, last.opcode.rawValue == 0x12 {
-                    hold(.writeResponse(timeUs), of: number)
+                if case .value(let last)? = pending[connection]?.held.last, last.opcode.rawValue == 0x12 {
+                    hold(.writeResponse(timeUs), of: connection)
                 }
                 return
             }
             collect(link: index) { $0.session.writeResponse(timeUs: timeUs, into: &$1) }
-        case .connectionEnded(let connection, let number, let timeUs):
-            connectionDevices[number] = nil
-            if pending[number] != nil {
+        case .connectionEnded(let connection, let timeUs):
+            connectionDevices[connection] = nil
+            if pending[connection] != nil {
                 // Held to the end of the capture: what it shows later (a scan response) may match it.
-                pending[number]?.held.append(.ended(connection, timeUs))
+                pending[connection]?.held.append(.ended(timeUs))
                 return
             }
-            guard let index = index(of: number) else { return }
-            end(link: index, connection: connection, timeUs: timeUs)
+            guard let index = index(of: connection) else { return }
+            end(link: index, timeUs: timeUs)
         }
     }
 
     /// The link at `index` went down.
-    private mutating func end(link index: Int, connection: String, timeUs: Int64) {
+    private mutating func end(link index: Int, timeUs: Int64) {
             collect(link: index) {
                 $0.session.linkDown(timeUs: timeUs, into: &$1)
                 $1.closeCommandRun(connection: $0.session.connection)
             }
-            addTotals(of: links[index], connection: connection)
+            addTotals(of: links[index])
             // The last link takes its place (their order matters nowhere: `finish` sorts), so
             // the links after it are not moved one by one.
             links.swapAt(index, links.count - 1)
@@ -179,13 +178,13 @@ public struct VendorLayer {
     /// Ends the analysis: connections still pending are decided on what the whole capture showed
     /// of their devices (`devices`, by connection id: names, company ids, advertised and
     /// discovered services), their held values decoded; then every link ends.
-    public mutating func finish(endUs: Int64, devices: [String: Device] = [:]) {
-        for number in pending.keys.sorted() {
-            guard let entry = pending[number] else { continue }
-            let device = devices[entry.connectionID]
-            if let chosen = assigned(connectionID: entry.connectionID, deviceID: device?.id ?? entry.device.deviceID)
+    public mutating func finish(endUs: Int64, devices: [ConnectionID: Device] = [:]) {
+        for connection in pending.keys.sorted() {
+            guard let entry = pending[connection] else { continue }
+            let device = devices[connection]
+            if let chosen = assigned(connection: connection, deviceID: device?.id ?? entry.device.deviceID)
                 ?? profiles.indices.first(where: { profiles[$0].matches(wholeCapture: device) }) {
-                decide(number, profile: chosen, facts: device)
+                decide(connection, profile: chosen, facts: device)
             }
         }
         pending.removeAll()
@@ -194,50 +193,51 @@ public struct VendorLayer {
                 $0.session.finish(timeUs: endUs, into: &$1)
                 $1.closeCommandRun(connection: $0.session.connection)
             }
-            addTotals(of: links[index], connection: links[index].session.connection)
+            addTotals(of: links[index])
         }
         links.removeAll()
         lastLink = nil
     }
 
     /// Where the link of a connection is in `links`.
-    private mutating func index(of number: Int) -> Int? {
-        if let lastLink, lastLink.number == number { return lastLink.index }
-        guard let index = links.firstIndex(where: { $0.number == number }) else { return nil }
-        lastLink = (number, index)
+    private mutating func index(of connection: ConnectionID) -> Int? {
+        if let lastLink, lastLink.connection == connection { return lastLink.index }
+        guard let index = links.firstIndex(where: { $0.connection == connection }) else { return nil }
+        lastLink = (connection, index)
         return index
     }
 
     /// Where the link of a connection is in `links`, created on its first value once a
     /// profile applies.
     private mutating func link(for value: ATTValueEvent) -> Int? {
-        if let lastLink, lastLink.number == value.connectionNumber { return lastLink.index }
-        if let existing = index(of: value.connectionNumber) { return existing }
-        if unmatched.contains(value.connectionNumber) {
-            lastLink = (value.connectionNumber, nil)
+        let connection = value.connection
+        if let lastLink, lastLink.connection == connection { return lastLink.index }
+        if let existing = index(of: connection) { return existing }
+        if unmatched.contains(connection) {
+            lastLink = (connection, nil)
             return nil
         }
-        if pending[value.connectionNumber] != nil { return nil }
-        guard let device = connectionDevices[value.connectionNumber] else { return nil }
+        if pending[connection] != nil { return nil }
+        guard let device = connectionDevices[connection] else { return nil }
         guard let chosen = choose(device) else {
             // Discovery showed every profile's service missing: decided. Otherwise undecided,
             // held until something the capture shows matches it, or its end.
             if assignments.isEmpty, profiles.allSatisfy({ $0.match.gattService.map { s in !device.services.isEmpty && !device.services.contains(s) } ?? false }) {
-                unmatched.insert(value.connectionNumber)
-                lastLink = (value.connectionNumber, nil)
+                unmatched.insert(connection)
+                lastLink = (connection, nil)
             } else {
-                pending[value.connectionNumber] = PendingLink(connectionID: device.connectionID, device: device)
+                pending[connection] = PendingLink(device: device)
             }
             return nil
         }
-        return makeLink(number: value.connectionNumber, device: device, profile: chosen, mtu: value.mtu)
+        return makeLink(device: device, profile: chosen, mtu: value.mtu)
     }
 
     /// The profile for a connection's device as known so far: one the user applied, the one its
     /// advertising matched (unless discovery shows the profile's service missing), or one that
     /// matches by GATT service alone.
     private func choose(_ device: ConnectionDevice) -> Int? {
-        if let applied = assigned(connectionID: device.connectionID, deviceID: device.deviceID) { return applied }
+        if let applied = assigned(connection: device.connection, deviceID: device.deviceID) { return applied }
         let services = device.services
         let advertised = device.profile.flatMap { name in profiles.firstIndex { $0.name == name } }.flatMap { i in
             // A device matched by its advertising whose discovered services lack the profile's one is not it.
@@ -249,24 +249,30 @@ public struct VendorLayer {
         let chosen = advertised ?? byService.first
         if let chosen {
             let others = byService.filter { $0 != chosen }.map { profiles[$0].name }.filter { $0 != profiles[chosen].name }
-            conflicts.record(winner: profiles[chosen].name, others: others, what: "connection \(device.connectionID)")
+            conflicts.record(winner: profiles[chosen].name, others: others, what: "connection \(device.connection)")
         }
         return chosen
     }
 
     /// The profile the user applied to this connection or device, if any.
-    private func assigned(connectionID: String, deviceID: String?) -> Int? {
-        assignments.first { $0.target == connectionID || $0.target == deviceID }?.profile
+    private func assigned(connection: ConnectionID, deviceID: String?) -> Int? {
+        assignments.first { assignment in
+            switch assignment.target {
+            case .connection(let id): id == connection
+            case .device(let id): id == deviceID
+            }
+        }?.profile
     }
 
     /// A link for the connection, decoded with `profile` from now on.
-    private mutating func makeLink(number: Int, device: ConnectionDevice, profile chosen: Int, mtu: Int) -> Int {
-        if let id = device.deviceID { collector.devices[device.connectionID] = id }
-        links.append(Link(number: number, session: VendorSession(plan: plans[chosen], connection: device.connectionID, mtu: mtu)))
-        profileConnections[chosen].append(device.connectionID)
+    private mutating func makeLink(device: ConnectionDevice, profile chosen: Int, mtu: Int) -> Int {
+        let connection = device.connection
+        if let id = device.deviceID { collector.devices[connection] = id }
+        links.append(Link(connection: connection, session: VendorSession(plan: plans[chosen], connection: connection, mtu: mtu)))
+        profileConnections[chosen].append(connection)
         if let id = device.deviceID { profileDevices[chosen].insert(id) }
-        profileOfConnection[device.connectionID] = chosen
-        lastLink = (number, links.count - 1)
+        profileOfConnection[connection] = chosen
+        lastLink = (connection, links.count - 1)
         return links.count - 1
     }
 
@@ -285,46 +291,46 @@ public struct VendorLayer {
     }
 
     /// Holds what a pending connection's link saw, within the bounds.
-    private mutating func hold(_ event: PendingLink.Held, of number: Int) {
+    private mutating func hold(_ event: PendingLink.Held, of connection: ConnectionID) {
         let cost: Int
         switch event {
         case .value(let value): cost = value.value.count + PendingLink.costPerValue
         default: cost = PendingLink.costPerValue
         }
-        guard let count = pending[number]?.held.count, count < Self.maxHeldValuesPerConnection,
+        guard let count = pending[connection]?.held.count, count < Self.maxHeldValuesPerConnection,
               heldBytes + cost <= Self.maxHeldBytes else {
-            pending[number]?.notHeld += 1
+            pending[connection]?.notHeld += 1
             return
         }
         heldBytes += cost
         if case .value(var value) = event {
             // Its own bytes: a view would keep its record's whole batch alive while it waits.
             value.value = value.value.compacted
-            pending[number]?.held.append(.value(value))
+            pending[connection]?.held.append(.value(value))
         } else {
-            pending[number]?.held.append(event)
+            pending[connection]?.held.append(event)
         }
     }
 
     /// A pending connection matched `profile`: a link is made and what it held is decoded.
-    private mutating func decide(_ number: Int, profile chosen: Int, facts: Device?) {
-        guard let entry = pending.removeValue(forKey: number) else { return }
+    private mutating func decide(_ connection: ConnectionID, profile chosen: Int, facts: Device?) {
+        guard let entry = pending.removeValue(forKey: connection) else { return }
         var device = entry.device
         if device.deviceID == nil { device.deviceID = facts?.id }
         let firstMTU = entry.held.lazy.compactMap { if case .value(let v) = $0 { v.mtu } else { nil } }.first ?? 23
-        _ = makeLink(number: number, device: device, profile: chosen, mtu: firstMTU)
+        _ = makeLink(device: device, profile: chosen, mtu: firstMTU)
         if entry.notHeld > 0 {
-            notes.append("\(entry.connectionID): \(entry.notHeld) ATT value(s) not held while its profile match was pending "
+            notes.append("\(connection): \(entry.notHeld) ATT value(s) not held while its profile match was pending "
                          + "(at most \(Self.maxHeldValuesPerConnection) per connection, \(Self.maxHeldBytes >> 20) MiB in all): "
                          + "frames among them are not decoded")
         }
         if facts != nil {
-            notes.append("\(entry.connectionID): profile '\(profiles[chosen].name)' matched on what the whole capture showed of "
+            notes.append("\(connection): profile '\(profiles[chosen].name)' matched on what the whole capture showed of "
                          + "its device; its values were held and decoded at the end")
         }
         for event in entry.held {
             lastLink = nil
-            guard let link = index(of: number) else { break }
+            guard let link = index(of: connection) else { break }
             switch event {
             case .value(var value):
                 heldBytes -= value.value.count + PendingLink.costPerValue
@@ -335,9 +341,9 @@ public struct VendorLayer {
             case .writeResponse(let timeUs):
                 heldBytes -= PendingLink.costPerValue
                 collect(link: link) { $0.session.writeResponse(timeUs: timeUs, into: &$1) }
-            case .ended(let connection, let timeUs):
+            case .ended(let timeUs):
                 heldBytes -= PendingLink.costPerValue
-                end(link: link, connection: connection, timeUs: timeUs)
+                end(link: link, timeUs: timeUs)
             }
         }
     }
@@ -358,13 +364,12 @@ public struct VendorLayer {
         collector.framesWithoutPlaintext.removeAll(keepingCapacity: true)
     }
 
-    private mutating func addTotals(of link: Link, connection: String) {
+    private mutating func addTotals(of link: Link) {
         for (direction, handle, counted) in link.totals {
-            if let profile = profileOfConnection[connection] { profileFrames[profile] += counted.frames }
+            if let profile = profileOfConnection[link.connection] { profileFrames[profile] += counted.frames }
             var total = counted
-            total.device = collector.devices[connection]
-            totals[VendorTotalsKey(connection: ConnectionID(number: link.number), direction: direction.rawValue,
-                                   handle: handle)] = total
+            total.device = collector.devices[link.connection]
+            totals[VendorTotalsKey(connection: link.connection, direction: direction.rawValue, handle: handle)] = total
         }
     }
 }
@@ -375,7 +380,7 @@ public struct VendorTotalsKey: Hashable, Sendable, Comparable {
     public var direction: String
     public var handle: UInt16
     public static func < (a: Self, b: Self) -> Bool {
-        (a.connection.number, a.direction, a.handle) < (b.connection.number, b.direction, b.handle)
+        (a.connection, a.direction, a.handle) < (b.connection, b.direction, b.handle)
     }
 }
 
@@ -438,13 +443,12 @@ struct PendingLink {
     enum Held {
         case value(ATTValueEvent)
         case writeResponse(Int64)
-        case ended(String, Int64)
+        case ended(Int64)
     }
 
     /// What a held event counts for in `VendorLayer.maxHeldBytes` besides its value's bytes.
     static let costPerValue = 96
 
-    var connectionID: String
     var device: ConnectionDevice
     var held: [Held] = []
     /// Values past the bounds, not held.

@@ -24,7 +24,7 @@ extension CaptureReport {
         public let transactions: [Transaction]
 
         init(_ connection: Sessions.Connection) {
-            id = connection.id
+            id = connection.id.description
             deviceID = connection.deviceID
             handle = connection.handle
             role = connection.role.rawValue

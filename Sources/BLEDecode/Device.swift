@@ -25,7 +25,7 @@ extension CaptureReport {
             names = device.names
             identity = device.identity?.value
             advertisements = device.advertisements
-            connectionIDs = device.connectionIDs
+            connectionIDs = device.connectionIDs.map(\.description)
             firstSeenUs = device.firstSeenUs
             lastSeenUs = device.lastSeenUs
         }

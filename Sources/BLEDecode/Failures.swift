@@ -45,7 +45,7 @@ extension CaptureReport {
             timeUs = failure.timeUs
             record = failure.record
             deviceID = failure.deviceID
-            connectionID = failure.connectionID
+            connectionID = failure.connectionID?.description
             summary = failure.summary
         }
     }

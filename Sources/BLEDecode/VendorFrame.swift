@@ -53,7 +53,7 @@ public struct VendorFrame: Sendable, Equatable {
         status = frame.status
         statusOK = frame.statusOK
         problem = frame.problem
-        connectionID = captured ? frame.connection : nil
+        connectionID = captured ? frame.connection.description : nil
         timeUs = captured ? frame.firstTimeUs : nil
         record = captured ? frame.firstRecord : nil
         outcome = captured ? frame.outcome.rawValue : nil

@@ -52,7 +52,8 @@ public struct VendorProfile: Sendable {
         case .handle(let handle): (handle, nil)
         }
         // A value shorter than ATT_MTU − 3 ends its frame: nothing is left waiting for a next one.
-        var session = VendorSession(plan: plan, connection: "", mtu: bytes.count + 4)
+        // Frames from bytes belong to no connection (`VendorFrame.connectionID` is nil): C0 is none.
+        var session = VendorSession(plan: plan, connection: ConnectionID(number: 0), mtu: bytes.count + 4)
         var events: [VendorEvent] = []
         session.value(direction: vendorDirection, attOpcode: attOpcode, handle: handle, uuid: uuid,
                       bytes: ByteView(bytes), timeUs: 0, record: 1, into: &events)

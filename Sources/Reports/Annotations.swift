@@ -37,12 +37,12 @@ public struct Annotations {
         }
         // A vendor failure names its frame (its id in its connection's session): it goes on
         // the frame's last fragment.
-        var frameRecords: [String: [Int: Int]] = [:]
+        var frameRecords: [ConnectionID: [Int: Int]] = [:]
         for frame in analysis.vendorFrames { frameRecords[frame.connection, default: [:]][frame.id] = frame.lastRecord }
         // Notices too (warnings and info): each is a finding the report names; a run of one
         // notice on one link goes on its first occurrence with its count.
         for failure in report.findings {
-            var place = [failure.connectionID, failure.deviceID].compactMap { $0 }.joined(separator: " ")
+            var place = [failure.connectionID?.description, failure.deviceID].compactMap { $0 }.joined(separator: " ")
             if failure.count > 1 { place += (place.isEmpty ? "" : ", ") + "×\(failure.count)" }
             var record = failure.record
             if record == nil, let connection = failure.connectionID,

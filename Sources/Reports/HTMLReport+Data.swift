@@ -53,14 +53,14 @@ extension HTMLReport {
             if let endUs = event.endUs { json.int(endUs - start) } else { json.null() }
             json.int(severity.rawValue)
             json.int(connection ? 1 : 0)
-            let prefix = event.connectionID.map { $0 + " " } ?? ""
+            let prefix = event.connectionID.map { "\($0) " } ?? ""
             json.string(TerminalText.escape(prefix + event.text + (ending.map { "\n" + $0.text } ?? "")))
             json.endArray()
         }
         json.endArray()
         var marks: [(Int64, Int, MarkKind, String)] = []
         for event in events {
-            let prefix = event.connectionID.map { $0 + " " } ?? ""
+            let prefix = event.connectionID.map { "\($0) " } ?? ""
             let records = event.records.isEmpty ? "" : "  " + event.records.map { "#\($0)" }.joined(separator: " ")
             switch event.kind {
             case .advertising, .connected:

@@ -96,7 +96,7 @@ public enum HTMLReport {
             let device = failure.deviceID.map { titles[$0] ?? $0 } ?? "—"
             html += "<tr class=\"\(severity.name)\"><td><a href=\"#timeline\" data-t=\"\(failure.timeUs - start)\">+"
                 + Timestamp.relativeSeconds(failure.timeUs - start) + "</a></td><td>\(HTMLText.escape(device))</td>"
-                + "<td>\(HTMLText.escape(failure.connectionID ?? "—"))</td><td>\(failure.kind.rawValue)</td>"
+                + "<td>\(failure.connectionID?.description ?? "—")</td><td>\(failure.kind.rawValue)</td>"
                 + "<td>\(HTMLText.escape(failure.summary))</td><td>\(failure.record.map { "frame \($0) in Wireshark" } ?? "—")</td></tr>\n"
         }
         return html + "</table></section>\n"
@@ -113,7 +113,7 @@ public enum HTMLReport {
             let device = notice.deviceID.map { titles[$0] ?? $0 } ?? "—"
             html += "<tr class=\"\(notice.severity == .warning ? "warning" : "normal")\"><td><a href=\"#timeline\" data-t=\""
                 + "\(notice.timeUs - start)\">+" + Timestamp.relativeSeconds(notice.timeUs - start) + "</a></td>"
-                + "<td>\(HTMLText.escape(device))</td><td>\(HTMLText.escape(notice.connectionID ?? "—"))</td>"
+                + "<td>\(HTMLText.escape(device))</td><td>\(notice.connectionID?.description ?? "—")</td>"
                 + "<td>\(notice.kind.rawValue)</td><td>\(notice.severity.rawValue)</td>"
                 + "<td>\(HTMLText.escape(notice.summary))</td><td>\(notice.count)</td></tr>\n"
         }
@@ -131,7 +131,7 @@ public enum HTMLReport {
                     .joined(separator: ", "))
             }
             html += " — \(device.advertisements) advertisements"
-            if !device.connectionIDs.isEmpty { html += ", connections " + HTMLText.escape(device.connectionIDs.joined(separator: ", ")) }
+            if !device.connectionIDs.isEmpty { html += ", connections " + device.connectionIDs.map(\.description).joined(separator: ", ") }
             html += "</p>\n"
             if device.gatt.isEmpty {
                 html += "<p>No GATT discovery seen.</p>\n"

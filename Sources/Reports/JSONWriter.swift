@@ -98,6 +98,14 @@ public struct JSONWriter {
         }
     }
     public mutating func bool(_ value: Bool) { separator(); out.append(value ? "true" : "false") }
+    /// `"C3"`, written without a String.
+    public mutating func connectionID(_ value: ConnectionID) {
+        separator()
+        out.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: "C"))
+        DecimalText.append(Int64(value.number), to: &out)
+        out.append(UInt8(ascii: "\""))
+    }
     public mutating func null() { separator(); out.append("null") }
 
     /// Writes a pre-encoded JSON fragment as a value (for nesting writers).
@@ -116,6 +124,11 @@ public struct JSONWriter {
     public mutating func field<T: BinaryInteger>(_ name: StaticString, optional value: T?) {
         key(name)
         if let value { int(value) } else { null() }
+    }
+    public mutating func field(_ name: StaticString, _ value: ConnectionID) { key(name); connectionID(value) }
+    public mutating func field(_ name: StaticString, optional value: ConnectionID?) {
+        key(name)
+        if let value { connectionID(value) } else { null() }
     }
 
     /// Renders a decoded value: integers as numbers, bytes as lower-case hex strings, addresses

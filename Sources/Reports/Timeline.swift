@@ -1,3 +1,4 @@
+import BLEBase
 import Sessions
 
 /// What happened in a capture, per device, one entry per meaningful event (never one per
@@ -49,7 +50,7 @@ public struct TimelineEvent: Sendable {
     public var endUs: Int64?
     /// False for summaries that belong to a span rather than a moment (traffic per characteristic).
     public var timed = true
-    public var connectionID: String?
+    public var connectionID: ConnectionID?
     /// Attribute handles the event is about (for `--handle` and `--uuid`).
     public var handles: [UInt16] = []
     public var text: String
@@ -63,7 +64,7 @@ public struct TimelineEvent: Sendable {
     public var verboseOnly = false
 
     public init(kind: Kind, severity: Severity = .normal, timeUs: Int64, endUs: Int64? = nil, timed: Bool = true,
-                connectionID: String? = nil, handles: [UInt16] = [], text: String, failureKind: FailureKind? = nil,
+                connectionID: ConnectionID? = nil, handles: [UInt16] = [], text: String, failureKind: FailureKind? = nil,
                 records: [Int] = [], details: [TimelineDetail] = [], verboseOnly: Bool = false) {
         self.kind = kind
         self.severity = severity

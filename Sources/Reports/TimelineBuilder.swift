@@ -35,7 +35,7 @@ public struct TimelineBuilder {
     private var notices: [String: [Int]] = [:]
     private var failureRuns: [String: [Int]] = [:]
     private let gattByDevice: [String: [GATTAttribute]]
-    private let lostLinks: Set<String>
+    private let lostLinks: Set<ConnectionID>
 
     public init(_ analysis: Analysis) {
         self.analysis = analysis
@@ -179,11 +179,11 @@ extension Timeline {
     /// already tells (with its reason): on the same connection, at or before the failure, with
     /// no successful command in between. Their indices in `commands`.
     static func vendorCommandsToldByFailures(_ commands: [VendorCommandEvent], failures: [Failure]) -> Set<Int> {
-        let vendorFailures = Dictionary(grouping: failures.filter { $0.kind.rawValue.hasPrefix("vendor-") }) { $0.connectionID ?? "" }
+        let vendorFailures = Dictionary(grouping: failures.filter { $0.kind.rawValue.hasPrefix("vendor-") }) { $0.connectionID }
         guard !vendorFailures.isEmpty else { return [] }
         // Times only, of the connections with vendor failures (a copy of the commands weighed
         // on the timeline's peak memory).
-        var fine: [String: [Int64]] = [:]
+        var fine: [ConnectionID: [Int64]] = [:]
         for command in commands where command.outcome.failureKind == nil && vendorFailures[command.connectionID] != nil {
             fine[command.connectionID, default: []].append(command.timeUs)
         }

@@ -106,7 +106,7 @@ public struct TimelineText {
             parts.append(device.companyIDs.map { AssignedNumbers.companyName($0) ?? Hex.code($0, width: 4) }
                 .joined(separator: ", "))
         }
-        if !device.connectionIDs.isEmpty { parts.append("connections " + device.connectionIDs.joined(separator: ", ")) }
+        if !device.connectionIDs.isEmpty { parts.append("connections " + device.connectionIDs.map(\.description).joined(separator: ", ")) }
         return parts.joined(separator: "  ")
     }
 
@@ -119,7 +119,7 @@ public struct TimelineText {
             if event.timed { previous = event.timeUs }
             var text = TerminalText.escape(event.text)
             if verbose && !event.records.isEmpty { text += "  " + records(event.records) }
-            line("  " + pad(stamp) + "  " + (event.connectionID ?? "").padding(to: 4) + marker(event.severity)
+            line("  " + pad(stamp) + "  " + (event.connectionID?.description ?? "").padding(to: 4) + marker(event.severity)
                  + paint(text, event.severity))
             guard verbose else { continue }
             // Transactions under a summary are not in line order: with delta times they show

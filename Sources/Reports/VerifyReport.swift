@@ -87,7 +87,7 @@ public struct VerifyReport {
         }
         // Each failure with where to look: connection, record, time from the capture's start.
         for failure in vendorFailures {
-            let place = [failure.connectionID ?? "-", failure.record.map { "record \($0)" } ?? "record -", time(failure.timeUs)]
+            let place = [failure.connectionID?.description ?? "-", failure.record.map { "record \($0)" } ?? "record -", time(failure.timeUs)]
             out.line(failure.kind.rawValue + "  " + place.joined(separator: "  ") + "  " + TerminalText.escape(failure.summary))
         }
         out.line(rows.isEmpty ? "no vendor frames found for the profiles given"

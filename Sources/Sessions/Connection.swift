@@ -6,7 +6,7 @@ import PacketDecoding
 
 /// A connection and what became of it.
 public struct Connection: Sendable {
-    public var id: String
+    public var id: ConnectionID
     public var deviceID: String?
     public var link: LinkID
     public var handle: UInt16?

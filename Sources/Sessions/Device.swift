@@ -17,7 +17,7 @@ public struct Device: Sendable {
     public var advertisements: Int
     public var firstSeenUs: Int64?
     public var lastSeenUs: Int64?
-    public var connectionIDs: [String]
+    public var connectionIDs: [ConnectionID]
     public var gatt: [GATTAttribute]
 }
 

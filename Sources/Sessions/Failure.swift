@@ -65,14 +65,14 @@ public struct Failure: Sendable {
     public var timeUs: Int64
     public var record: Int?
     public var deviceID: String?
-    public var connectionID: String?
+    public var connectionID: ConnectionID?
     /// One line a person understands, naming the characteristic and the error by name.
     public var summary: String
     /// Extra facts for the JSON report (`opcode`, `status`, `handle`, …).
     public var details: [Field]
 
     public init(kind: FailureKind, severity: FindingSeverity = .failure, timeUs: Int64, record: Int?, deviceID: String?,
-                connectionID: String?, summary: String, details: [Field] = [], count: Int = 1) {
+                connectionID: ConnectionID?, summary: String, details: [Field] = [], count: Int = 1) {
         self.kind = kind
         self.severity = severity
         self.count = count

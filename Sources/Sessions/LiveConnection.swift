@@ -1,4 +1,5 @@
 import ATT
+import BLEBase
 import CaptureFormats
 import PacketDecoding
 
@@ -6,8 +7,6 @@ import PacketDecoding
 /// place through one reference (a struct in `live` was taken out and put back on every packet).
 final class LiveConnection {
     var connection: Connection
-    /// The n of its id "Cn": a key the layer above compares without hashing a string.
-    let number: Int
     /// The peer's address slot; nil until a link the capture did not see begin reveals it.
     var slot: Int?
     /// Outstanding client requests, and apart from them outstanding server indications, on the
@@ -52,9 +51,10 @@ final class LiveConnection {
     /// Whether the fixed ATT channel has carried ATT yet (it is listed in `bearers` once).
     var fixedBearerSeen = false
 
-    init(connection: Connection, number: Int, slot: Int?) {
+    var id: ConnectionID { connection.id }
+
+    init(connection: Connection, slot: Int?) {
         self.connection = connection
-        self.number = number
         self.slot = slot
     }
 

@@ -143,7 +143,7 @@ extension SessionAnalyzer {
             nextDeadlineUs = min(nextDeadlineUs, now + options.transactionTimeoutUs)
         case .response, .confirmation:
             if opcode == .writeResponse {
-                events.append(.writeResponse(connectionNumber: conn.number, timeUs: now))
+                events.append(.writeResponse(connection: conn.id, timeUs: now))
             }
             // A confirmation answers an indication, a response a request: separate flows. An
             // answer must fit its request (its opcode + 1, or an Error Response naming it): one that
@@ -188,7 +188,7 @@ extension SessionAnalyzer {
             sendDevice(of: conn, events: &events)
             let handle = written.handle
             events.append(.attValue(ATTValueEvent(
-                connectionNumber: conn.number,
+                connection: conn.id,
                 hostToDevice: direction == .sent || direction == .centralToPeripheral, opcode: opcode, handle: handle,
                 uuid: conn.slot.map { gatt.uuid(slot: registry.root($0), handle: handle) } ?? conn.ownGATT.uuid(of: handle),
                 value: written.value,
@@ -247,7 +247,7 @@ extension SessionAnalyzer {
     /// it was told may have changed since (the registry's or the GATT databases' version moved).
     private mutating func sendDevice(of conn: LiveConnection, events: inout [SessionEvent]) {
         if let sent = conn.sentDevice, sent.registry == registry.version, sent.gatt == gatt.version { return }
-        let device = ConnectionDevice(connectionID: conn.connection.id, connectionNumber: conn.number,
+        let device = ConnectionDevice(connection: conn.id,
                                       deviceID: deviceID(of: conn), profile: conn.slot.flatMap { registry.profile(of: $0) },
                                       services: conn.slot.map { gatt.services(slot: registry.root($0)) } ?? conn.ownGATT.services)
         if device != conn.sentDevice?.device { events.append(.device(device)) }

@@ -110,7 +110,7 @@ extension SessionAnalyzer {
                                                    supervisionTimeoutMs: created?.supervisionTimeoutMs ?? 0))
         }
         var connection = Connection(
-            id: id.description, deviceID: slot.map { registry.deviceID(of: $0) }, link: link, handle: nil, accessAddress: accessAddress,
+            id: id, deviceID: slot.map { registry.deviceID(of: $0) }, link: link, handle: nil, accessAddress: accessAddress,
             peerAddress: created?.advertiser, peerAddressType: created?.advertiserType, role: .unknown,
             createUs: created?.startedUs, startUs: record.timestampUs, startRecord: record.index,
             endUs: nil, endRecord: nil, disconnectReason: nil, initiator: nil,
@@ -122,7 +122,7 @@ extension SessionAnalyzer {
         connection.centralAddressType = created?.initiatorType
         // A sniffer that joined a running connection did not see it begin.
         connection.startedBeforeCapture = created == nil
-        live.insert(LiveConnection(connection: connection, number: connectionCount, slot: slot), for: link)
+        live.insert(LiveConnection(connection: connection, slot: slot), for: link)
         stats.maxConcurrentConnections = max(stats.maxConcurrentConnections, live.count)
         if let slot { registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs) }
     }
@@ -146,7 +146,7 @@ extension SessionAnalyzer {
             _ = live.remove(link)
             // An attempt, not a connection: nothing in the report may name it as one.
             let id = conn.connection.id
-            if let slot = conn.slot { registry.forgetConnection(slot: slot, id: ConnectionID(number: conn.number)) }
+            if let slot = conn.slot { registry.forgetConnection(slot: slot, id: conn.id) }
             for index in failures.indices where failures[index].connectionID == id { failures[index].connectionID = nil }
             for index in notices.indices where notices[index].connectionID == id { notices[index].connectionID = nil }
             guard conn.lastCentralUs != nil else {

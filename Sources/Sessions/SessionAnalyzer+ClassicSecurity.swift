@@ -73,9 +73,7 @@ extension SessionAnalyzer {
         case .simplePairingComplete(let status, let address):
             guard let conn = classicLink(to: address), let index = conn.securityState.pairing else { return }
             if status.isSuccess {
-                conn.connection.security.pairings[index].result = .success
-                conn.connection.security.pairings[index].endUs = record.timestampUs
-                conn.securityState.pairing = nil
+                pairingSucceeded(index, in: conn, at: record.timestampUs)
             } else {
                 classicPairingFailed(status, in: conn, record: record)
                 conn.securityState.classic.pairingFailed = true
@@ -92,9 +90,7 @@ extension SessionAnalyzer {
             }
             if conn.securityState.pairing == index, conn.connection.security.pairings[index].method == .legacyPin {
                 // Legacy pairing made its key: it succeeded.
-                conn.connection.security.pairings[index].result = .success
-                conn.connection.security.pairings[index].endUs = record.timestampUs
-                conn.securityState.pairing = nil
+                pairingSucceeded(index, in: conn, at: record.timestampUs)
             }
         }
     }
@@ -108,9 +104,7 @@ extension SessionAnalyzer {
         conn.securityState.classic.linkKey = .none
         if let index = conn.securityState.pairing {
             if status.isSuccess {
-                conn.connection.security.pairings[index].result = .success
-                conn.connection.security.pairings[index].endUs = record.timestampUs
-                conn.securityState.pairing = nil
+                pairingSucceeded(index, in: conn, at: record.timestampUs)
             } else {
                 classicPairingFailed(status, in: conn, record: record)
             }

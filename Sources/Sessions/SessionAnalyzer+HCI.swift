@@ -337,7 +337,7 @@ extension SessionAnalyzer {
         let id = newConnectionID()
         let link = LinkID.hci(adapter: record.adapter, handle: complete.connectionHandle)
         let connection = Connection(
-            id: id.description, deviceID: registry.deviceID(of: slot), link: link, handle: complete.connectionHandle,
+            id: id, deviceID: registry.deviceID(of: slot), link: link, handle: complete.connectionHandle,
             accessAddress: nil, peerAddress: complete.peerAddress, peerAddressType: complete.peerAddressType,
             role: complete.role == .central ? .central : (complete.role == .peripheral ? .peripheral : .unknown),
             createUs: create?.createUs, startUs: record.timestampUs, startRecord: record.index,
@@ -356,7 +356,7 @@ extension SessionAnalyzer {
             previous.connection.endInferred = "its handle was reused: the end was not captured"
             keep(previous)
         }
-        live.insert(LiveConnection(connection: connection, number: connectionCount, slot: slot), for: link)
+        live.insert(LiveConnection(connection: connection, slot: slot), for: link)
         stats.maxConcurrentConnections = max(stats.maxConcurrentConnections, live.count)
         registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs)
     }

@@ -20,14 +20,14 @@ extension SessionAnalyzer {
     mutating func beganBeforeCapture(_ link: LinkID, handle: UInt16, at record: CaptureRecord) -> LiveConnection {
         let id = newConnectionID()
         var connection = Connection(
-            id: id.description, deviceID: nil, link: link, handle: handle, accessAddress: nil, peerAddress: nil, peerAddressType: nil,
+            id: id, deviceID: nil, link: link, handle: handle, accessAddress: nil, peerAddress: nil, peerAddressType: nil,
             role: .unknown, createUs: nil, startUs: record.timestampUs, startRecord: record.index, endUs: nil,
             endRecord: nil, disconnectReason: nil, initiator: nil, completeEvent: "none (connected before the capture)",
             parameters: [], mtu: 23, dataLength: nil, phy: nil, encrypted: false, lastActivityUs: record.timestampUs,
             transactions: [], transactionTotals: TransactionTotals(), subscriptions: [], crcInit: nil, valueCounts: [:],
             discovery: nil)
         connection.startedBeforeCapture = true
-        let conn = LiveConnection(connection: connection, number: connectionCount, slot: nil)
+        let conn = LiveConnection(connection: connection, slot: nil)
         live.insert(conn, for: link)
         stats.maxConcurrentConnections = max(stats.maxConcurrentConnections, live.count)
         return conn
@@ -82,7 +82,7 @@ extension SessionAnalyzer {
             let link = LinkID.hci(adapter: record.adapter, handle: complete.connectionHandle)
             let requested = classicRequests.firstIndex { $0.address == complete.address }.map { classicRequests.remove(at: $0) }
             var connection = Connection(
-                id: id.description, deviceID: registry.deviceID(of: slot), link: link, handle: complete.connectionHandle,
+                id: id, deviceID: registry.deviceID(of: slot), link: link, handle: complete.connectionHandle,
                 accessAddress: nil, peerAddress: complete.address, peerAddressType: .publicDevice,
                 role: requested.map { $0.role == 0x00 ? .central : .peripheral } ?? .unknown,
                 createUs: nil, startUs: record.timestampUs, startRecord: record.index, endUs: nil, endRecord: nil,
@@ -98,7 +98,7 @@ extension SessionAnalyzer {
                 previous.connection.initiator = .unknown
                 keep(previous)
             }
-            live.insert(LiveConnection(connection: connection, number: connectionCount, slot: slot), for: link)
+            live.insert(LiveConnection(connection: connection, slot: slot), for: link)
             stats.maxConcurrentConnections = max(stats.maxConcurrentConnections, live.count)
             registry.sawConnection(slot: slot, id: id, timeUs: record.timestampUs)
         case .synchronousConnectionComplete(let status, let handle):
@@ -135,6 +135,6 @@ extension SessionAnalyzer {
         conn.slot = slot
         conn.connection.deviceID = registry.deviceID(of: slot)
         conn.connection.peerAddress = registry.states[slot].address
-        registry.sawConnection(slot: slot, id: ConnectionID(number: conn.number), timeUs: timeUs)
+        registry.sawConnection(slot: slot, id: conn.id, timeUs: timeUs)
     }
 }

@@ -5,7 +5,7 @@ import PacketDecoding
 /// listing names on each line and what `--connection`/`--device` select on.
 public struct LinkPeer: Sendable, Equatable {
     /// `C2`.
-    public var connectionID: String
+    public var connectionID: ConnectionID
     /// `D3`; nil while the peer's address is unknown (a link seen only from its traffic).
     public var deviceID: String?
     /// The connection's peer address and its device's first address.

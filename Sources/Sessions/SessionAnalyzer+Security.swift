@@ -185,9 +185,7 @@ extension SessionAnalyzer {
             conn.securityState.keyRefused = false
             answerSecurityRequest(in: conn, with: .encryption)
             if let index = conn.securityState.pairing, conn.connection.security.pairings[index].method != .unknown {
-                conn.connection.security.pairings[index].result = .success
-                conn.connection.security.pairings[index].endUs = now
-                conn.securityState.pairing = nil
+                pairingSucceeded(index, in: conn, at: now)
             }
             followed(in: conn, by: "encryption started", timeUs: now)
             return
@@ -246,5 +244,12 @@ extension SessionAnalyzer {
             failures[index].details.append(.string("followedBy", "nothing"))
         }
         conn.securityState.awaiting.removeAll()
+    }
+
+    /// The pairing at `index` ended well at `timeUs`: it is no longer in progress.
+    func pairingSucceeded(_ index: Int, in conn: LiveConnection, at timeUs: Int64) {
+        conn.connection.security.pairings[index].result = .success
+        conn.connection.security.pairings[index].endUs = timeUs
+        conn.securityState.pairing = nil
     }
 }

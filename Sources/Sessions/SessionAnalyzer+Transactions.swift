@@ -182,7 +182,7 @@ extension SessionAnalyzer {
                  details: [.int("reason", reason.rawValue), .string("reasonName", reason.name)])
         }
         keep(conn)
-        events.append(.connectionEnded(connectionID: conn.connection.id, connectionNumber: conn.number, timeUs: timeUs))
+        events.append(.connectionEnded(connection: conn.id, timeUs: timeUs))
     }
 
     static func initiator(reason: HCIStatus?, hostAsked: Bool) -> DisconnectInitiator {

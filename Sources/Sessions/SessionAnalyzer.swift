@@ -47,8 +47,7 @@ public struct DeviceClassification: Sendable, Equatable {
 /// An attribute value that crossed a connection, for vendor decoders above this layer. Who
 /// the connection is with comes before its first value (`SessionEvent.device`).
 public struct ATTValueEvent: Sendable {
-    /// The n of the connection's id "Cn".
-    public var connectionNumber: Int
+    public var connection: ConnectionID
     /// True for values the host (the capture's side, or the central over the air) sent.
     public var hostToDevice: Bool
     public var opcode: ATTOpcode
@@ -66,9 +65,7 @@ public struct ATTValueEvent: Sendable {
 
 /// The peer of a connection as the vendor layer matches profiles by.
 public struct ConnectionDevice: Sendable, Equatable {
-    public var connectionID: String
-    /// The n of `connectionID` "Cn".
-    public var connectionNumber: Int
+    public var connection: ConnectionID
     public var deviceID: String?
     /// The vendor profile the device matched by its advertising, if any.
     public var profile: String?
@@ -85,8 +82,8 @@ public enum SessionEvent: Sendable {
     case device(ConnectionDevice)
     case attValue(ATTValueEvent)
     /// A Write Response: the peer acknowledged the connection's Write Request.
-    case writeResponse(connectionNumber: Int, timeUs: Int64)
-    case connectionEnded(connectionID: String, connectionNumber: Int, timeUs: Int64)
+    case writeResponse(connection: ConnectionID, timeUs: Int64)
+    case connectionEnded(connection: ConnectionID, timeUs: Int64)
 }
 
 /// Turns decoded packets into devices, connections, GATT databases, ATT transactions, HCI
@@ -206,11 +203,11 @@ public struct SessionAnalyzer {
     /// Records a finding: a failure, or with a lower severity a notice, where a repetition of
     /// one already listed for the same link (same kind and summary) adds to its `count`.
     mutating func fail(_ kind: FailureKind, severity: FindingSeverity = .failure, at timeUs: Int64, record: Int?, slot: Int?,
-                       connection: String?, _ summary: String, details: [Field] = []) {
+                       connection: ConnectionID?, _ summary: String, details: [Field] = []) {
         guard severity == .failure else {
             stats.noticesByKind[kind, default: 0] += 1
             let device = slot.map { registry.deviceID(of: $0) }
-            let key = NoticeKey(kind: kind, link: connection ?? device ?? "", summary: summary)
+            let key = NoticeKey(kind: kind, link: connection?.description ?? device ?? "", summary: summary)
             if let index = noticeEntries[key] {
                 notices[index].count += 1
                 return

@@ -154,7 +154,7 @@ extension SessionAnalyzer {
              connection: conn.connection.id,
              "Disconnect requested by the host (accepted), its completion not captured before the end")
         keep(conn)
-        events.append(.connectionEnded(connectionID: conn.connection.id, connectionNumber: conn.number,
+        events.append(.connectionEnded(connection: conn.id,
                                        timeUs: conn.connection.endUs ?? request.timeUs))
     }
 
@@ -210,7 +210,7 @@ extension SessionAnalyzer {
                 if let last = state.lastSeenUs { device.lastSeenUs = max(device.lastSeenUs ?? last, last) }
             }
             let ids = connectionsBySlotRoot[root] ?? []
-            device.connectionIDs = ids.sorted().map(\.description)
+            device.connectionIDs = ids.sorted()
             return device
         }
     }

@@ -9,7 +9,7 @@ extension VendorFrame: FieldDescribable {
     public var fields: [Field] {
         [
             .int("id", id),
-            .string("connection", connection),
+            .string("connection", connection.description),
             .string("direction", direction.rawValue),
             .code("attOpcode", attOpcode),
             .code("handle", handle, width: 4),
@@ -44,7 +44,7 @@ extension VendorFailure: FieldDescribable {
             .string("kind", kind.rawValue),
             .int("timeUs", timeUs),
             .int("detectedUs", detectedUs),
-            .string("connection", connection),
+            .string("connection", connection.description),
             .int("frame", frame),
             .int("record", record),
             .string("summary", summary),

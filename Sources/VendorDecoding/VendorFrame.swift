@@ -18,7 +18,7 @@ public enum VendorOutcome: String, Sendable, Equatable, CaseIterable {
 public struct VendorFrame: Sendable, Equatable {
     /// Sequence number within its session, in the order frames completed.
     public var id: Int
-    public var connection: String
+    public var connection: ConnectionID
     public var direction: VendorDirection
     /// The ATT opcode of its first fragment.
     public var attOpcode: UInt8
@@ -71,7 +71,7 @@ public struct VendorFailure: Sendable, Equatable {
     public var timeUs: Int64
     /// When the capture showed it: the next command, the deadline, the disconnection.
     public var detectedUs: Int64
-    public var connection: String
+    public var connection: ConnectionID
     public var frame: Int
     public var summary: String
     /// The first record of the frame the failure is about.

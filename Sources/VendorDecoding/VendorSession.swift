@@ -6,7 +6,7 @@ import BLEBase
 /// at most `maxPendingCommands` commands wait, and held frames are capped.
 public struct VendorSession: Sendable {
     public let profile: Profile
-    public let connection: String
+    public let connection: ConnectionID
     public private(set) var mtu: Int
 
     public static let maxPendingCommands = 64
@@ -63,12 +63,12 @@ public struct VendorSession: Sendable {
     static let maxRememberedNames = 4096
     private let plan: FramePlan
 
-    public init(profile: Profile, connection: String, mtu: Int) {
+    public init(profile: Profile, connection: ConnectionID, mtu: Int) {
         self.init(plan: FramePlan(profile), connection: connection, mtu: mtu)
     }
 
     /// A session on a plan made once for its profile (its tables cost 512 evaluations).
-    public init(plan: FramePlan, connection: String, mtu: Int) {
+    public init(plan: FramePlan, connection: ConnectionID, mtu: Int) {
         profile = plan.profile
         self.connection = connection
         self.mtu = mtu

@@ -122,6 +122,8 @@ struct PacketsFilterTests {
         #expect(lines.allSatisfy { $0.contains("  C2 D2  ") })
         #expect(lines.first == "    93      1.944500  RX   C2 D2  LE Enhanced Connection Complete [v2] handle 0x0041 status Success role central peer C8:2B:96:41:07:B2 (public) interval 15.00 ms")
         #expect(lines.last == "   145      6.809500  RX   C2 D2  Disconnection Complete handle 0x0041 reason Connection Timeout (0x08)")
+        let bad = try CLI.run(["packets", Self.lock, "--connection", "D2"])
+        #expect(bad.status == 2 && bad.stderr.contains("--connection") && bad.stdout.isEmpty)
     }
 
     /// By id, address, identity or part of a name: D1 had two connections (C1 and C3).

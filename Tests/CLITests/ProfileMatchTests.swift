@@ -86,6 +86,9 @@ struct ProfileMatchTests {
         #expect(quiet == "")
         let bad = try CLI.run([path, "--profile", Self.lockProfile, "--apply", "lock=C1"])
         #expect(bad.status == 2 && bad.stderr == "bledecode: error: --apply lock=C1: no profile named 'lock' was given (demo-lock)\n")
+        let notAnID = try CLI.run([path, "--profile", Self.lockProfile, "--apply", "demo-lock=C1x"])
+        #expect(notAnID.status == 2
+                && notAnID.stderr == "bledecode: error: --apply demo-lock=C1x: expected PROFILE=Cn (a connection) or PROFILE=Dn (a device)\n")
     }
 
     /// Two rotating addresses advertising one name, a profile taking its identity from the name:

@@ -12,7 +12,7 @@ import Testing
 @Suite(.serialized)
 struct VendorCommandRunTests {
     static func command(_ n: Int, outcome: VendorCommandEvent.Outcome = .ok) -> VendorCommand {
-        VendorCommand(timeUs: Int64(n) * 1_000_000, record: n * 10, connection: "C1", device: "D1",
+        VendorCommand(timeUs: Int64(n) * 1_000_000, record: n * 10, connection: ConnectionID(number: 1), device: "D1",
                       name: n % 2 == 0 ? .init(command: 0x10, commandName: "UNLOCK") : .init(command: 0x11, commandName: "LOCK"),
                       sequence: n, outcome: outcome, latencyUs: outcome == .ok ? Int64(40_000 + n * 1_000) : nil, problem: nil)
     }

@@ -57,7 +57,7 @@ struct AirCaptureTests {
         #expect(report.devices.map { $0.identity?.value } == [peripheralIdentity.description, centralIdentity.description])
         #expect(report.devices.map { $0.addresses.map(\.address) }
                 == [[peripheral, peripheralIdentity], [central, centralIdentity]])
-        #expect(report.devices.map(\.connectionIDs) == [["C1"], []])
+        #expect(report.devices.map(\.connectionIDs) == [[ConnectionID(number: 1)], []])
     }
 
     /// The nRF Sniffer with the key writes decrypted PDUs with flags encrypted + MIC OK, the
@@ -106,11 +106,11 @@ struct AirCaptureTests {
             s.wait(ms: 200)
         }
         let (report, _) = analyze(s.records)
-        #expect(report.connections.map(\.id) == ["C1", "C2", "C3"])
+        #expect(report.connections.map(\.id) == [ConnectionID(number: 1), ConnectionID(number: 2), ConnectionID(number: 3)])
         #expect(report.connections.map { $0.disconnectReason?.rawValue } == [0x13, nil, 0x16])
         #expect(report.connections[1].endUs == lastPacket[1])
         #expect(report.connections.map { $0.transactions.count } == [1, 1, 1])
-        #expect(report.devices.map(\.connectionIDs) == [["C1", "C2", "C3"]])
+        #expect(report.devices.map(\.connectionIDs) == [[ConnectionID(number: 1), ConnectionID(number: 2), ConnectionID(number: 3)]])
         #expect(report.attempts.isEmpty && report.failures.isEmpty)
     }
 
@@ -259,7 +259,7 @@ struct AirCaptureTests {
             return
         }
         let report = try analyzeFile(SharedCaptures.path("real/swt_st_att_deadlock.pcap"))
-        let peripheral = report.devices.first { $0.connectionIDs == ["C1"] }
+        let peripheral = report.devices.first { $0.connectionIDs == [ConnectionID(number: 1)] }
         let central = report.devices.first { $0.identity?.value == "5D:36:AC:90:0B:22" }
         #expect(peripheral?.addresses.map(\.address.description) == ["80:E1:26:00:66:92"])
         #expect(peripheral?.identity?.value == "80:E1:26:00:66:92")

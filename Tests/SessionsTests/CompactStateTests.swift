@@ -77,11 +77,11 @@ struct CompactStateTests {
 
     func connection(on link: LinkID) -> LiveConnection {
         LiveConnection(connection: Connection(
-            id: "C1", deviceID: nil, link: link, handle: nil, accessAddress: nil, peerAddress: nil, peerAddressType: nil,
+            id: ConnectionID(number: 1), deviceID: nil, link: link, handle: nil, accessAddress: nil, peerAddress: nil, peerAddressType: nil,
             role: .unknown, createUs: nil, startUs: 0, startRecord: 0, endUs: nil, endRecord: nil, disconnectReason: nil,
             initiator: nil, completeEvent: "", parameters: [], mtu: 23, dataLength: nil, phy: nil, encrypted: false,
             lastActivityUs: 0, transactions: [], transactionTotals: TransactionTotals(), subscriptions: [], crcInit: nil,
-            valueCounts: [:], discovery: nil), number: 1, slot: nil)
+            valueCounts: [:], discovery: nil), slot: nil)
     }
 
     /// Value counts kept in the short list and, past it, in the connection's dictionary add up

@@ -12,13 +12,13 @@ struct RealCaptureSecurityTests {
     @Test func androidpadIgnoredSecurityRequestsAndRefusedPairing() throws {
         let report = try analyzeFile(SharedCaptures.path("real/androidpad_btsnoop_hci.cfa"))
         let ignored = report.notices.filter { $0.kind == .securityRequestIgnored }
-        #expect(ignored.map(\.connectionID) == ["C1", "C3", "C5"])
+        #expect(ignored.map(\.connectionID) == [ConnectionID(number: 1), ConnectionID(number: 3), ConnectionID(number: 5)])
         #expect(ignored.allSatisfy { $0.severity == .warning && $0.count == 1 })
         let refused = report.failures.filter { $0.kind == .pairingFailed }
         #expect(refused.map(\.summary)
                 == ["The device's Security Request refused with Pairing Failed: Pairing Not Supported (0x05), sent by the host"])
-        #expect(refused.map(\.connectionID) == ["C6"])
-        let c6 = try #require(report.connections.first { $0.id == "C6" })
+        #expect(refused.map(\.connectionID) == [ConnectionID(number: 6)])
+        let c6 = try #require(report.connections.first { $0.id == ConnectionID(number: 6) })
         #expect(c6.security.securityRequests.map(\.outcome) == [.rejected])
         // The rest in red: four links that dropped (two supervision timeouts, two that failed
         // to be established).

@@ -177,7 +177,7 @@ struct SecurityTests {
         #expect(report.failures[0].summary.hasPrefix("Read Request to handle 0x0015 failed: Insufficient Authentication (0x05); then encryption failed "))
         #expect(report.failures[1].summary == "Encryption failed to start: PIN or Key Missing (0x06) (one side has no key for "
                 + "the other: the bond was lost, e.g. after an app reinstall or a reset)")
-        #expect(report.failures[1].connectionID == "C1")
+        #expect(report.failures[1].connectionID == ConnectionID(number: 1))
         let security = report.connections[0].security
         #expect(security.encryption.map(\.status) == [0x06])
         #expect(security.encryptedSinceUs == nil)

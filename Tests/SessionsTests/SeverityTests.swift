@@ -79,7 +79,7 @@ struct SeverityTests {
         #expect(c.endInferred == "disconnect requested, not captured")
         #expect(report.notices.map(\.kind) == [.disconnectNotCaptured])
         #expect(report.notices.map(\.severity) == [.info])
-        #expect(report.notices[0].connectionID == "C1")
+        #expect(report.notices[0].connectionID == ConnectionID(number: 1))
     }
 
     /// A Disconnect the controller refused leaves the link up (dangling at the end), and the
@@ -91,7 +91,7 @@ struct SeverityTests {
         let report = analyze(s.records).report
         #expect(report.connections[0].dangling)
         #expect(report.failures.map(\.kind) == [.hciCommandFailed])
-        #expect(report.failures[0].connectionID == "C1")
+        #expect(report.failures[0].connectionID == ConnectionID(number: 1))
         #expect(report.notices.map(\.kind) == [.danglingConnection])
     }
 
@@ -186,7 +186,7 @@ struct SeverityTests {
         s.commandStatus(0x2013, status: 0x0C)
         let report = analyze(s.records).report
         #expect(report.failures.map(\.kind) == [.hciCommandFailed])
-        #expect(report.failures[0].connectionID == "C1")
+        #expect(report.failures[0].connectionID == ConnectionID(number: 1))
         #expect(report.failures[0].deviceID == report.connections[0].deviceID)
     }
 }

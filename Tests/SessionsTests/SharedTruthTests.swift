@@ -114,7 +114,7 @@ struct SharedTruthTests {
         let rotating = report.devices[2]
         #expect(rotating.addresses[0].type == .randomResolvable)
         #expect(rotating.addresses[0].advertisements == 8 && rotating.addresses[0].scanResponses == 4)
-        #expect(rotating.connectionIDs == ["C1"])
+        #expect(rotating.connectionIDs == [ConnectionID(number: 1)])
     }
 }
 

@@ -26,7 +26,7 @@ struct StateMachineTests {
         let report = analyze(s.records).report
         #expect(report.connections.count == 1)
         let c = report.connections[0]
-        #expect(c.id == "C1" && c.handle == handle && c.peerAddress == lock && c.role == .central)
+        #expect(c.id == ConnectionID(number: 1) && c.handle == handle && c.peerAddress == lock && c.role == .central)
         #expect(c.createUs == s.records[0].timestampUs && c.startUs == s.records[2].timestampUs)
         #expect(c.endUs == s.records[3].timestampUs && c.disconnectReason?.rawValue == 0x13 && c.initiator == .remote)
         #expect(c.parameters.first?.intervalUs == 30_000 && c.parameters.first?.supervisionTimeoutMs == 4000)
@@ -251,8 +251,8 @@ struct StateMachineTests {
         let values = events.compactMap { if case .attValue(let v) = $0 { v } else { nil } }
         #expect(values.map(\.handle) == [0x0010])
         #expect(values[0].hostToDevice && values[0].uuid == BluetoothUUID(uint16: 0xFFE1) && values[0].mtu == 247)
-        #expect(values[0].connectionNumber == 1 && values[0].value == [0xAA, 0x01])
-        #expect(events.contains { if case .connectionEnded("C1", 1, _) = $0 { true } else { false } })
+        #expect(values[0].connection == ConnectionID(number: 1) && values[0].value == [0xAA, 0x01])
+        #expect(events.contains { if case .connectionEnded(ConnectionID(number: 1), _) = $0 { true } else { false } })
     }
 
     /// Who a connection is with comes before its first value, and again only when it changed.
@@ -272,7 +272,7 @@ struct StateMachineTests {
         }
         #expect(kinds == ["device []", "value [1]", "device [\"1800\", \"1801\", \"180F\", \"FFE0\"]", "value [2]", "value [3]"])
         let devices = events.compactMap { if case .device(let d) = $0 { d } else { nil } }
-        #expect(devices.map(\.connectionID) == ["C1", "C1"] && devices.map(\.connectionNumber) == [1, 1])
+        #expect(devices.map(\.connection) == [ConnectionID(number: 1), ConnectionID(number: 1)])
         #expect(devices.map(\.deviceID) == ["D1", "D1"] && devices.map(\.profile) == [nil, nil])
     }
 
@@ -312,7 +312,7 @@ struct StateMachineTests {
         s.att(handle: 0x0099, .received, [0x0B, 0x01])
         s.commandComplete(0x200B)                            // no command before it
         let report = analyze(s.records).report
-        #expect(report.connections.map(\.id) == ["C1", "C2"])
+        #expect(report.connections.map(\.id) == [ConnectionID(number: 1), ConnectionID(number: 2)])
         #expect(report.connections.allSatisfy { $0.startedBeforeCapture && $0.deviceID == nil && $0.handle == 0x0099 })
         #expect(report.connections[0].startRecord == 1 && report.connections[0].endRecord == 1)
         #expect(report.connections[0].disconnectReason?.rawValue == 0x08)

@@ -39,7 +39,7 @@ struct CaptureFeeder {
             }
             for pdu in packet.l2cap {
                 guard case .att(let att) = pdu.content, case .hci(_, let link) = pdu.link else { continue }
-                var session = sessions[link] ?? VendorSession(profile: profile, connection: "\(link)", mtu: 23)
+                var session = sessions[link] ?? VendorSession(profile: profile, connection: ConnectionID(number: Int(link)), mtu: 23)
                 var events: [VendorEvent] = []
                 switch att.parameters {
                 case .exchangeMTURequest(let mtu): clientMTU[link] = Int(mtu)

@@ -16,7 +16,7 @@ struct SessionTests {
         var record = 0
 
         init(profile: Profile = SessionTests.lock) {
-            session = VendorSession(profile: profile, connection: "c1", mtu: 23)
+            session = VendorSession(profile: profile, connection: ConnectionID(number: 1), mtu: 23)
         }
 
         mutating func command(_ cmd: UInt8, seq: UInt8, _ plain: [UInt8] = [], at ms: Int64, opcode: UInt8 = 0x52) {
@@ -55,7 +55,7 @@ struct SessionTests {
     /// Frames held behind a command that waits view their records' batches up to
     /// `maxHeldViews`; from the fifth held frame on, each keeps a copy of its bytes.
     @Test func framesHeldLongKeepTheirOwnBytes() {
-        var session = VendorSession(profile: Self.lock, connection: "c1", mtu: 23)
+        var session = VendorSession(profile: Self.lock, connection: ConnectionID(number: 1), mtu: 23)
         var events: [VendorEvent] = []
         func inBatch(_ frame: [UInt8]) -> ByteView {
             var reader = ByteReader([0xEE] + frame + [0xEE], range: 1..<1 + frame.count)
@@ -122,7 +122,7 @@ struct SessionTests {
         #expect(f.frames.map(\.outcome) == [.failed, .failed])
         #expect(f.frames.map(\.summary) == ["LOCK (0x11) seq 0x5B → failed in 25 ms",
                                             "LOCK response (0x91) seq 0x5B: status 0x03 failed"])
-        #expect(f.failures == [VendorFailure(kind: .statusFailure, timeUs: 25_000, detectedUs: 25_000, connection: "c1",
+        #expect(f.failures == [VendorFailure(kind: .statusFailure, timeUs: 25_000, detectedUs: 25_000, connection: ConnectionID(number: 1),
                                              frame: 1, summary: "response LOCK (0x91) seq 91: status 0x03 says the command failed",
                                              record: 2)])
     }
@@ -133,7 +133,7 @@ struct SessionTests {
         f.response(0x01, seq: 0x01, status: 0x00, at: 3001)     // 1 ms after the 3 s timeout
         #expect(f.frames.map(\.outcome) == [.noResponse, .unsolicited])
         #expect(f.frames.map(\.summary) == ["GET_INFO (0x01) seq 0x01 → no response", "unsolicited GET_INFO (0x81) seq 0x01"])
-        #expect(f.failures == [VendorFailure(kind: .noResponse, timeUs: 0, detectedUs: 3_000_000, connection: "c1", frame: 0,
+        #expect(f.failures == [VendorFailure(kind: .noResponse, timeUs: 0, detectedUs: 3_000_000, connection: ConnectionID(number: 1), frame: 0,
                                              summary: "command GET_INFO (0x01) seq 1 got no response within 3000 ms", record: 1)])
     }
 
@@ -254,7 +254,7 @@ struct SessionTests {
         let profile = try ProfileLoader.load(yaml: Self.table, file: "t.yaml")
         #expect(profile.commands?.responseTable == [0x0102: 0x0102, 0x0301: 0x0300])
         #expect(profile.commands?.status?.commands == [0x0300])
-        var session = VendorSession(profile: profile, connection: "c", mtu: 23)
+        var session = VendorSession(profile: profile, connection: ConnectionID(number: 1), mtu: 23)
         var events: [VendorEvent] = []
         func send(_ direction: VendorDirection, _ bytes: [UInt8], _ ms: Int64) {
             session.value(direction: direction, attOpcode: direction == .hostToDevice ? 0x12 : 0x1B,

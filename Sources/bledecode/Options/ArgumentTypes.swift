@@ -22,6 +22,10 @@ extension BluetoothUUID: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
 }
 
+extension ConnectionID: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+}
+
 /// `0x0010` or `16`.
 struct AttributeHandle: ExpressibleByArgument {
     var value: UInt16

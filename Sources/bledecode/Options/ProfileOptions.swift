@@ -22,11 +22,10 @@ struct ProfileOptions: ParsableArguments {
     var applied: [String] = []
 
     /// `--apply`'s pairs, checked against the profiles loaded (exits with 2 on a bad one).
-    func assignments(_ profiles: [Profile]) throws -> [(profile: String, target: String)] {
+    func assignments(_ profiles: [Profile]) throws -> [(profile: String, target: ProfileTarget)] {
         try applied.map { text in
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let target = parts.last, let first = target.first, first == "C" || first == "D",
-                  target.count > 1, target.dropFirst().allSatisfy(\.isNumber) else {
+            guard parts.count == 2, let target = ProfileTarget(parts[1]) else {
                 Diagnostics.error("--apply \(text): expected PROFILE=Cn (a connection) or PROFILE=Dn (a device)")
                 throw ExitCode(2)
             }

@@ -25,7 +25,7 @@ struct Packets: ParsableCommand {
     var full = false
 
     @Option(help: "Only packets of this connection (C2). Repeatable.")
-    var connection: [String] = []
+    var connection: [ConnectionID] = []
 
     @Option(help: "Only packets of connections with this device: id (D3), address, identity or part of a name. Repeatable.")
     var device: [String] = []

@@ -5,6 +5,14 @@ public struct ConnectionID: Hashable, Comparable, Sendable, CustomStringConverti
 
     public init(number: Int) { self.number = number }
 
+    /// Reads `C3` (or `c3`), as a user types it on the command line; nil for anything else.
+    public init?(_ text: some StringProtocol) {
+        guard let first = text.first, first == "C" || first == "c", text.count > 1,
+              text.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }),
+              let number = Int(text.dropFirst()), number >= 1 else { return nil }
+        self.number = number
+    }
+
     public var description: String { "C\(number)" }
 
     public static func < (a: Self, b: Self) -> Bool { a.number < b.number }
