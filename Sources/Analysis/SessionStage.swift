@@ -77,7 +77,7 @@ struct SessionStage {
     consuming func runInline(vendor: inout VendorLayer, progress: ((Int) -> Void)?) -> End {
         var events: [SessionEvent] = []
         while let offset = step(into: &events) {
-            events.drain { vendor.handle($0) }
+            ArrayDrain.all(&events) { vendor.handle($0) }
             progress?(offset)
         }
         return finish()

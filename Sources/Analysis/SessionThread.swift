@@ -43,7 +43,7 @@ enum SessionThread {
         while true {
             switch handOff.receive() {
             case .events(var events, let offset):
-                events.drain { vendor.handle($0) }
+                ArrayDrain.all(&events) { vendor.handle($0) }
                 prefetching?.batchUsed()
                 progress?(offset)
             case .end(let end):

@@ -1,11 +1,14 @@
-extension Array {
-    /// Hands every element to `body` in order, each moved out of the array rather than copied,
+/// Moving elements out of an array, for lists of values that hold references. A namespace, not
+/// an `Array` extension: the layers' public members of standard types would show in the code of
+/// the library's users (member lookup reaches modules a library imports `internal import`).
+public enum ArrayDrain {
+    /// Hands every element of `array` to `body` in order, each moved out rather than copied,
     /// then leaves the array empty (its capacity kept). `for element in array` would copy each
     /// element (retaining what it holds) and release it twice, once as the copy and once with
     /// the array.
     @inlinable
-    public mutating func drain(_ body: (consuming Element) -> Void) {
-        drainFirst(count, body)
+    public static func all<Element>(_ array: inout [Element], _ body: (consuming Element) -> Void) {
+        first(array.count, of: &array, body)
     }
 
     /// Hands the first `k` (at most `count`) elements to `body` in order, each moved out, keeping
@@ -14,33 +17,33 @@ extension Array {
     /// moving each out in place needed a placeholder value written in its place and destroyed with
     /// the array.
     @inlinable
-    public mutating func drainFirst(_ k: Int, _ body: (consuming Element) -> Void) {
+    public static func first<Element>(_ k: Int, of array: inout [Element], _ body: (consuming Element) -> Void) {
         // Nothing to hand over: no reversals.
         guard k > 0 else { return }
-        reverseByMoving()
-        for _ in 0..<k { body(removeLast()) }
-        if !isEmpty { reverseByMoving() }
+        reverseByMoving(&array)
+        for _ in 0..<k { body(array.removeLast()) }
+        if !array.isEmpty { reverseByMoving(&array) }
     }
 
     /// `reverse()` with each element moved: `Array.reverse()` swaps through copies, retaining and
     /// releasing what each holds.
     @inlinable
-    mutating func reverseByMoving() {
-        withUnsafeMutableBufferPointer { $0.reverse() }
+    static func reverseByMoving<Element>(_ array: inout [Element]) {
+        array.withUnsafeMutableBufferPointer { $0.reverse() }
     }
 
-    /// Removes the first `k` elements, keeping the capacity. When they are all of them and few
-    /// (a per-value list of one or two), one by one from the end: `removeFirst(_:)` and
+    /// Removes the first `k` elements of `array`, keeping the capacity. When they are all of them
+    /// and few (a per-value list of one or two), one by one from the end: `removeFirst(_:)` and
     /// `removeAll(keepingCapacity:)` go through the generic `replaceSubrange`, costly even for
     /// one element.
     @inlinable
-    public mutating func removeFirstFew(_ k: Int) {
-        if k == count, k <= 8 {
-            while !isEmpty { removeLast() }
-        } else if k == count {
-            removeAll(keepingCapacity: true)
+    public static func removeFirst<Element>(_ k: Int, of array: inout [Element]) {
+        if k == array.count, k <= 8 {
+            while !array.isEmpty { array.removeLast() }
+        } else if k == array.count {
+            array.removeAll(keepingCapacity: true)
         } else {
-            removeFirst(k)
+            array.removeFirst(k)
         }
     }
 }

@@ -64,8 +64,8 @@ public struct DecodedPacket: Sendable {
     private mutating func clearLayers() {
         if airFields != nil { airFields = nil }
         if l2cap.count > 0 { l2cap.removeAll() }
-        if !joinedAdvertising.isEmpty { joinedAdvertising.removeFirstFew(joinedAdvertising.count) }
-        if !issues.isEmpty { issues.removeFirstFew(issues.count) }
+        if !joinedAdvertising.isEmpty { ArrayDrain.removeFirst(joinedAdvertising.count, of: &joinedAdvertising) }
+        if !issues.isEmpty { ArrayDrain.removeFirst(issues.count, of: &issues) }
     }
 
     /// The ATT PDUs this record completed.

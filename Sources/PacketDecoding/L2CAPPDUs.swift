@@ -27,7 +27,7 @@ public struct L2CAPPDUs: RandomAccessCollection, Sendable {
     /// Back to no PDU, `rest` keeping its capacity. The first stays in its place until the next
     /// `append` replaces it: putting a placeholder there cost a destroy per ACL record.
     public mutating func removeAll() {
-        if !rest.isEmpty { rest.removeFirstFew(rest.count) }
+        if !rest.isEmpty { ArrayDrain.removeFirst(rest.count, of: &rest) }
         count = 0
     }
 

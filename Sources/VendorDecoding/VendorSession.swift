@@ -138,7 +138,7 @@ public struct VendorSession: Sendable {
         // Moved out of a list of our own (`accept` changes `self`, so `outputs` cannot be lent).
         var completed: [FrameAssembler.Output] = []
         swap(&completed, &outputs)
-        completed.drain { accept($0, direction: direction, handle: handle, nowUs: timeUs) }
+        ArrayDrain.all(&completed) { accept($0, direction: direction, handle: handle, nowUs: timeUs) }
         swap(&completed, &outputs)
         flush(into: &events)
     }
@@ -374,7 +374,7 @@ public struct VendorSession: Sendable {
     }
 
     /// Emits frames from the front of the queue up to the first one still waiting, each moved
-    /// out (`Array.drainFirst`), and the failures after each. Inlinable, so that the layer above
+    /// out (`ArrayDrain.first`), and the failures after each. Inlinable, so that the layer above
     /// gets it specialized for its sink (called generically, each frame went to the sink through a
     /// protocol witness).
     @inlinable mutating func flush(into events: inout some VendorEventSink) {
@@ -384,12 +384,12 @@ public struct VendorSession: Sendable {
         var frames: [VendorFrame] = []
         swap(&frames, &heldFrames)
         var i = 0
-        frames.drainFirst(emitted) { frame in
+        ArrayDrain.first(emitted, of: &frames) { frame in
             events.take(frame)
             for failure in heldStates[i].failures { events.take(failure) }
             i += 1
         }
         swap(&frames, &heldFrames)
-        heldStates.removeFirstFew(emitted)
+        ArrayDrain.removeFirst(emitted, of: &heldStates)
     }
 }

@@ -1,7 +1,7 @@
 import Testing
 @testable import BLEBase
 
-/// `Array.drain` and `drainFirst` hand each element over once, in order, moved out rather than
+/// `ArrayDrain.all` and `ArrayDrain.first` hand each element over once, in order, moved out rather than
 /// copied: the array lets go of each one as its turn ends, not all of them at the end.
 struct ArrayDrainTests {
     final class Log { var lines: [String] = [] }
@@ -17,7 +17,7 @@ struct ArrayDrainTests {
         let log = Log()
         var boxes = (1...3).map { Box($0, log: log) }
         let capacity = boxes.capacity
-        boxes.drain { log.lines.append("see \($0.value)") }
+        ArrayDrain.all(&boxes) { log.lines.append("see \($0.value)") }
         #expect(log.lines == ["see 1", "free 1", "see 2", "free 2", "see 3", "free 3"])
         #expect(boxes.isEmpty)
         #expect(boxes.capacity == capacity)
@@ -31,7 +31,7 @@ struct ArrayDrainTests {
                 let log = Log()
                 var boxes = (0..<count).map { Box($0 + 1, log: log) }
                 let capacity = boxes.capacity
-                boxes.drainFirst(k) { log.lines.append("see \($0.value)") }
+                ArrayDrain.first(k, of: &boxes) { log.lines.append("see \($0.value)") }
                 #expect(log.lines == (1..<k + 1).flatMap { ["see \($0)", "free \($0)"] }, "count \(count), k \(k)")
                 #expect(boxes.map(\.value) == Array(k + 1..<count + 1), "count \(count), k \(k)")
                 #expect(boxes.capacity == capacity, "count \(count), k \(k)")
@@ -47,7 +47,7 @@ struct ArrayDrainTests {
                 let log = Log()
                 var boxes = (1...max(count, 1)).prefix(count).map { Box($0, log: log) }
                 let capacity = boxes.capacity
-                boxes.removeFirstFew(k)
+                ArrayDrain.removeFirst(k, of: &boxes)
                 #expect(boxes.map(\.value) == Array((1...max(count, 1)).prefix(count).dropFirst(k)), "count \(count), k \(k)")
                 #expect(log.lines.sorted() == (1...max(k, 1)).prefix(k).map { "free \($0)" }.sorted(), "count \(count), k \(k)")
                 if k == count { #expect(boxes.capacity == capacity, "count \(count)") }
