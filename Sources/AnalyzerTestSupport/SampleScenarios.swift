@@ -19,6 +19,30 @@ public enum SampleScenarios {
             + HCIScenario.adStructure(0x09, Array(name.utf8))
     }
 
+    /// The phone connected to lock A on `handle`: LE Create Connection, then its completion
+    /// (`subevent` 0x01, or 0x0A for the enhanced one).
+    public static func lockAConnected(handle: UInt16 = 0x0040, subevent: UInt8 = 0x01) -> HCIScenario {
+        var s = HCIScenario()
+        s.createConnection(to: lockA, random: true, intervalUnits: 24)
+        s.connectionComplete(handle: handle, peer: lockA, random: true, intervalUnits: 24, subevent: subevent)
+        return s
+    }
+
+    /// Lock A advertising, then connected on handle 0x0040 40 ms after the request, its GATT
+    /// database discovered and its vendor notifications (FFE2) on: where vendor command tests start.
+    public static func lockASubscribed() -> HCIScenario {
+        var s = HCIScenario()
+        let lock = GATTServerModel.demoLock
+        s.advertisingReport(lockA, random: true, data: lockAdvertisement(name: "LOCK-A101", mac: lockAFactoryMAC, battery: 87),
+                            rssi: -60)
+        s.createConnection(to: lockA, random: true, intervalUnits: 24)
+        s.wait(ms: 40)
+        s.connectionComplete(handle: 0x0040, peer: lockA, random: true, intervalUnits: 24)
+        s.discover(handle: 0x0040, model: lock)
+        s.writeRequest(handle: 0x0040, attribute: lock.characteristic(0xFFE2)!.cccdHandle!, value: [0x01, 0x00])
+        return s
+    }
+
     /// A phone talking to two demo locks: a failed HCI command, discovery, vendor commands (one
     /// failing, one split over notifications, one unanswered), an ATT error, a cancelled connection
     /// attempt, a supervision timeout, and a connection still up when the capture ends.

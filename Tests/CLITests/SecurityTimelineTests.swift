@@ -75,17 +75,8 @@ struct SecurityTimelineTests {
 struct VendorSeverityTests {
     @Test(arguments: [(false, "warning"), (true, "failure")])
     func unansweredAtTheEnd(nextCommand: Bool, severity: String) throws {
-        var s = HCIScenario()
-        let lock = GATTServerModel.demoLock
-        let write = lock.characteristic(0xFFE1)!.valueHandle
-        let notify = lock.characteristic(0xFFE2)!
-        let lockA = SampleScenarios.lockA
-        s.advertisingReport(lockA, random: true, data: SampleScenarios.lockAdvertisement(
-            name: "LOCK-A101", mac: SampleScenarios.lockAFactoryMAC, battery: 87), rssi: -60)
-        s.createConnection(to: lockA, random: true, intervalUnits: 24)
-        s.connectionComplete(handle: 0x0040, peer: lockA, random: true, intervalUnits: 24)
-        s.discover(handle: 0x0040, model: lock)
-        s.writeRequest(handle: 0x0040, attribute: notify.cccdHandle!, value: [0x01, 0x00])
+        var s = SampleScenarios.lockASubscribed()
+        let write = GATTServerModel.demoLock.characteristic(0xFFE1)!.valueHandle
         s.writeRequest(handle: 0x0040, attribute: write, value: DemoLockFrame.encode(command: 0x01, sequence: 1, plaintext: []))
         if nextCommand {
             s.wait(ms: 500)

@@ -110,18 +110,10 @@ struct VendorCommandRunTests {
     /// Lock A connected, discovered and its notifications on, then `commands` commands (GET_INFO and UNLOCK
     /// by turns, sequence numbers from 1), the one at `failing` a LOCK refused with status 0x03.
     static func writeLockSession(commands: Int, failing: Int) throws -> String {
-        var s = HCIScenario()
+        var s = SampleScenarios.lockASubscribed()
         let lock = GATTServerModel.demoLock
         let write = lock.characteristic(0xFFE1)!.valueHandle
         let notify = lock.characteristic(0xFFE2)!
-        let lockA = SampleScenarios.lockA
-        s.advertisingReport(lockA, random: true, data: SampleScenarios.lockAdvertisement(
-            name: "LOCK-A101", mac: SampleScenarios.lockAFactoryMAC, battery: 87), rssi: -60)
-        s.createConnection(to: lockA, random: true, intervalUnits: 24)
-        s.wait(ms: 40)
-        s.connectionComplete(handle: 0x0040, peer: lockA, random: true, intervalUnits: 24)
-        s.discover(handle: 0x0040, model: lock)
-        s.writeRequest(handle: 0x0040, attribute: notify.cccdHandle!, value: [0x01, 0x00])
         for n in 1...commands {
             let refused = n == failing
             s.vendorCommand(handle: 0x0040, write: write, notify: notify.valueHandle,

@@ -11,12 +11,7 @@ struct SecurityTests {
     let lock = SampleScenarios.lockA
     let handle: UInt16 = 0x0040
 
-    func connected() -> HCIScenario {
-        var s = HCIScenario()
-        s.createConnection(to: lock, random: true, intervalUnits: 24)
-        s.connectionComplete(handle: handle, peer: lock, random: true, intervalUnits: 24)
-        return s
-    }
+    func connected() -> HCIScenario { SampleScenarios.lockAConnected(handle: handle) }
 
     /// Index of the next record the scenario appends.
     static func next(_ s: HCIScenario) -> Int { s.records.count }

@@ -9,12 +9,7 @@ struct SeverityTests {
     let lock = SampleScenarios.lockA
     let handle: UInt16 = 0x0040
 
-    func connected() -> HCIScenario {
-        var s = HCIScenario()
-        s.createConnection(to: lock, random: true, intervalUnits: 24)
-        s.connectionComplete(handle: handle, peer: lock, random: true, intervalUnits: 24)
-        return s
-    }
+    func connected() -> HCIScenario { SampleScenarios.lockAConnected(handle: handle) }
 
     /// LE Create Connection with the filter accept list (initiator filter policy 1, no peer).
     static func backgroundCreate(_ s: inout HCIScenario) {
@@ -200,12 +195,7 @@ struct ATTFlowTests {
     static let readByTypeResponse: [UInt8] = [0x09, 0x07, 0x02, 0x00, 0x02, 0x03, 0x00, 0x00, 0x2A]
     static let serviceChanged: [UInt8] = [0x1D, 0x08, 0x00, 0x01, 0x00, 0xFF, 0xFF]
 
-    func connected() -> HCIScenario {
-        var s = HCIScenario()
-        s.createConnection(to: lock, random: true, intervalUnits: 24)
-        s.connectionComplete(handle: handle, peer: lock, random: true, intervalUnits: 24)
-        return s
-    }
+    func connected() -> HCIScenario { SampleScenarios.lockAConnected(handle: handle) }
 
     /// The phone, client and server at once, sends a request and then its own indication: the
     /// answers close each its own (the indication used to close the request as unanswered).

@@ -12,12 +12,7 @@ struct StateMachineTests {
     let lock = SampleScenarios.lockA
     let handle: UInt16 = 0x0040
 
-    func connected(subevent: UInt8 = 0x01) -> HCIScenario {
-        var s = HCIScenario()
-        s.createConnection(to: lock, random: true, intervalUnits: 24)
-        s.connectionComplete(handle: handle, peer: lock, random: true, intervalUnits: 24, subevent: subevent)
-        return s
-    }
+    func connected(subevent: UInt8 = 0x01) -> HCIScenario { SampleScenarios.lockAConnected(handle: handle, subevent: subevent) }
 
     @Test func connectionLifeAndReason() {
         var s = connected()
