@@ -13,6 +13,18 @@ public enum SharedCaptures {
 
     public static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 
+    /// The treadmill's checksum (real/horizon74_btsnoop_hci.log) as `infer-crc` writes it, found in
+    /// its notifications and in its writes alike: CRC-16/IBM-3740 in the header over the body,
+    /// 0x0000 in frames without one.
+    public static let horizonChecksumSection = """
+        checksum:
+          algorithm: CRC-16/IBM-3740
+          at: 8
+          endian: little
+          range: {from: 10, to: 0}
+          empty: 0x0000
+        """
+
     /// `capture` and `counts` of a synthetic capture's truth file.
     public struct Truth: Decodable, Sendable {
         public struct Capture: Decodable, Sendable {

@@ -22,44 +22,10 @@ public enum CRCInference {
     /// Frames used to solve for the parameters (of as many lengths as there are, up to this).
     public static let solvingFrames = 12
 
-    public struct Match: Sendable, Equatable {
-        public var parameters: CRCParameters
-        public var catalogueName: String?
-        /// Offset of the check value from the frame's end (negative, as profiles write it).
-        public var at: Int
-        public var bigEndian: Bool
-        public var from: Int
-        /// Exclusive end of the covered bytes from the frame's end (≤ 0).
-        public var to: Int
-        /// The value frames with an empty covered range carry, when there are such frames.
-        public var emptyValue: UInt64?
-
-        /// The profile's `checksum:` section for this match.
-        public var yamlSnippet: String {
-            var lines = ["checksum:"]
-            if let catalogueName {
-                lines.append("  algorithm: \(catalogueName)")
-            } else {
-                let digits = parameters.width / 4
-                lines += ["  crc:", "    width: \(parameters.width)", "    poly: \(Hex.code(parameters.poly, width: digits))",
-                          "    init: \(Hex.code(parameters.initial, width: digits))",
-                          "    refin: \(parameters.reflectIn)", "    refout: \(parameters.reflectOut)",
-                          "    xorout: \(Hex.code(parameters.xorOut, width: digits))"]
-            }
-            lines.append("  at: \(at)")
-            if parameters.width > 8 { lines.append("  endian: \(bigEndian ? "big" : "little")") }
-            lines.append("  range: {from: \(from), to: \(to)}")
-            if let emptyValue, emptyValue != parameters.compute([UInt8]()) {
-                lines.append("  empty: \(Hex.code(emptyValue, width: parameters.width / 4))")
-            }
-            return lines.joined(separator: "\n")
-        }
-    }
-
     /// Every parameter set and layout under which all `frames` verify, catalogue names first.
-    public static func search(frames: [[UInt8]], widths: [Int] = [8, 16], maxMatches: Int = 50) -> [Match] {
+    public static func search(frames: [[UInt8]], widths: [Int] = [8, 16], maxMatches: Int = 50) -> [ChecksumFit] {
         guard !frames.isEmpty else { return [] }
-        var matches: [Match] = []
+        var matches: [ChecksumFit] = []
         for width in widths where width == 8 || width == 16 {
             let size = width / 8
             let polys: [UInt64] = width == 8 ? Array(1...255)
@@ -70,9 +36,9 @@ public enum CRCInference {
                 guard let prepared = prepare(frames, layout: layout, size: size), !prepared.covered.isEmpty else { continue }
                 for table in tables {
                     for parameters in solve(prepared, table: table, width: width, poly: table.poly, reflected: table.reflected) {
-                        matches.append(Match(parameters: parameters, catalogueName: CRCCatalogue.name(of: parameters),
-                                             at: layout.at, bigEndian: layout.bigEndian, from: layout.from, to: layout.to,
-                                             emptyValue: prepared.emptyValue))
+                        let spec = ChecksumSpec(algorithm: .crc(parameters), at: layout.at, bigEndian: layout.bigEndian,
+                                                from: layout.from, to: layout.to, emptyValue: prepared.emptyValue)
+                        matches.append(ChecksumFit(spec: spec, catalogueName: CRCCatalogue.name(of: parameters)))
                     }
                 }
             }
@@ -224,12 +190,10 @@ public enum CRCInference {
         return solutions
     }
 
-    static func verify(_ match: Match, frames: [[UInt8]]) -> Bool {
-        let spec = ChecksumSpec(algorithm: .crc(match.parameters), at: match.at, bigEndian: match.bigEndian,
-                                from: match.from, to: match.to, emptyValue: match.emptyValue)
-        return frames.allSatisfy { frame in
+    static func verify(_ match: ChecksumFit, frames: [[UInt8]]) -> Bool {
+        frames.allSatisfy { frame in
             let bytes = ByteView(frame)
-            return spec.verify(sent: bytes, covered: bytes).map { $0.stored == $0.computed } ?? false
+            return match.spec.verify(sent: bytes, covered: bytes).map { $0.stored == $0.computed } ?? false
         }
     }
 }

@@ -13,16 +13,10 @@ public enum ChecksumSearch {
     /// Fewer distinct frames than this and any fit may be chance: said in `warnings`.
     public static let fewFrames = 6
 
+    /// A checksum and how well it fits the frames searched; its fields read through (`candidate.at`).
+    @dynamicMemberLookup
     public struct Candidate: Sendable, Equatable {
-        public var algorithm: ChecksumAlgorithm
-        public var catalogueName: String?
-        /// Where the check value sits (≥ 0 from the start, < 0 from the end), as profiles write it.
-        public var at: Int
-        public var bigEndian: Bool
-        public var from: Int
-        public var to: Int
-        /// The value frames with an empty covered range carry, when there are such frames.
-        public var emptyValue: UInt64?
+        public var fit: ChecksumFit
         public var verified: Int
         /// How many different covered byte runs the verified frames have: frames that cover the
         /// same bytes (a constant tail, repeated commands) are one piece of evidence, not several.
@@ -33,37 +27,8 @@ public enum ChecksumSearch {
 
         public static let maxListedFailing = 5
 
-        public var name: String { catalogueName ?? algorithm.name }
-
-        /// Where the value is and what it covers, in words: "check value at end-4 (little-endian)
-        /// over bytes 2 to end-4".
-        public var layout: String {
-            let position = at < 0 ? "end\(at)" : String(at)
-            let order = algorithm.size > 1 ? (bigEndian ? " (big-endian)" : " (little-endian)") : ""
-            let end = to == 0 ? "end" : to < 0 ? "end\(to)" : String(to)
-            return "check value at \(position)\(order) over bytes \(from) to \(end)"
-        }
-
-        /// The profile's `checksum:` section.
-        public var yamlSnippet: String {
-            var lines = ["checksum:"]
-            switch algorithm {
-            case .crc(let p) where catalogueName == nil:
-                let digits = p.width / 4
-                lines += ["  crc:", "    width: \(p.width)", "    poly: \(Hex.code(p.poly, width: digits))",
-                          "    init: \(Hex.code(p.initial, width: digits))", "    refin: \(p.reflectIn)",
-                          "    refout: \(p.reflectOut)", "    xorout: \(Hex.code(p.xorOut, width: digits))"]
-            default:
-                lines.append("  algorithm: \(name)")
-            }
-            lines.append("  at: \(at)")
-            if algorithm.size > 1 { lines.append("  endian: \(bigEndian ? "big" : "little")") }
-            lines.append("  range: {from: \(from), to: \(to)}")
-            if let emptyValue, emptyValue != algorithm.compute([UInt8]()) {
-                lines.append("  empty: \(Hex.code(emptyValue, width: algorithm.size * 2))")
-            }
-            return lines.joined(separator: "\n")
-        }
+        public subscript<T>(dynamicMember field: KeyPath<ChecksumFit, T>) -> T { fit[keyPath: field] }
+        public subscript<T>(dynamicMember field: KeyPath<ChecksumSpec, T>) -> T { fit.spec[keyPath: field] }
     }
 
     public struct Result: Sendable {
@@ -106,7 +71,7 @@ public enum ChecksumSearch {
             // CRCs outside the catalogue, solved for on frames that must all verify, then counted
             // like the others (a solution over a few distinct runs of bytes is no evidence).
             for match in CRCInference.search(frames: frames, maxMatches: maxMatches) where match.catalogueName == nil {
-                let spec = ChecksumSpec(algorithm: .crc(match.parameters), at: 0, bigEndian: true, from: 0, to: 0)
+                let spec = ChecksumSpec(algorithm: match.algorithm, at: 0, bigEndian: true, from: 0, to: 0)
                 let layout = Layout(at: match.at, bigEndian: match.bigEndian, from: match.from, to: match.to)
                 if let candidate = evaluate(frames, spec: spec, catalogueName: nil, layout: layout), fits(candidate) {
                     fitting.append(candidate)
@@ -189,10 +154,10 @@ public enum ChecksumSearch {
             }
             failing.sort()
         }
-        return Candidate(algorithm: spec.algorithm, catalogueName: catalogueName, at: layout.at, bigEndian: layout.bigEndian,
-                         from: layout.from, to: layout.to, emptyValue: emptyValue, verified: verified,
-                         evidence: digests.count, total: frames.count,
-                         failing: failing)
+        let found = ChecksumSpec(algorithm: spec.algorithm, at: layout.at, bigEndian: layout.bigEndian, from: layout.from,
+                                 to: layout.to, emptyValue: emptyValue)
+        return Candidate(fit: ChecksumFit(spec: found, catalogueName: catalogueName), verified: verified,
+                         evidence: digests.count, total: frames.count, failing: failing)
     }
 
     /// Joins ATT values into frames where frames span values: a value that starts with `sync`

@@ -67,13 +67,6 @@ struct RealCaptureTests {
         let matches = CRCInference.search(frames: frames, widths: [16])
         let first = try #require(matches.first)
         #expect(first.catalogueName == "CRC-16/IBM-3740")
-        #expect(first.yamlSnippet == """
-            checksum:
-              algorithm: CRC-16/IBM-3740
-              at: 8
-              endian: little
-              range: {from: 10, to: 0}
-              empty: 0x0000
-            """)
+        #expect(first.yamlSnippet == SharedCaptures.horizonChecksumSection)
     }
 }
