@@ -40,7 +40,11 @@ public struct VendorSession: Sendable {
     }
 
     /// One per stream, in the order streams first carried a value (a connection has one or two).
-    private var assemblers: [(key: StreamKey, assembler: FrameAssembler)] = []
+    private var assemblers: [StreamAssembler] = []
+    private struct StreamAssembler {
+        let key: StreamKey
+        var assembler: FrameAssembler
+    }
     /// The routes values took so far (a connection has a handful), at most `maxRoutes`.
     private var routes: [Route] = []
     static let maxRoutes = 64
@@ -127,10 +131,13 @@ public struct VendorSession: Sendable {
         expire(now: timeUs)
         guard carries else { return flush(into: &events) }
         let key = StreamKey(direction: direction, handle: handle)
-        let index = assemblers.firstIndex { $0.key == key } ?? {
-            assemblers.append((key, FrameAssembler(framing: plan.framings[direction.index])))
-            return assemblers.count - 1
-        }()
+        // Found by index in an array of structs: a tuple array searched with `firstIndex(where:)`
+        // copied and destroyed the assembler on every value, through generic value witnesses.
+        var index = 0
+        while index < assemblers.count, assemblers[index].key != key { index += 1 }
+        if index == assemblers.count {
+            assemblers.append(StreamAssembler(key: key, assembler: FrameAssembler(framing: plan.framings[direction.index])))
+        }
         // In place: a copy taken out of the array would copy the assembler's buffer on write.
         assemblers[index].assembler.feed(bytes, timeUs: timeUs, record: record, attOpcode: attOpcode,
                                          firstFragment: firstFragment ?? (record, timeUs), fragmentLimit: max(mtu - 3, 1),
@@ -169,8 +176,9 @@ public struct VendorSession: Sendable {
     private mutating func end(timeUs: Int64, reason: String, into events: inout some VendorEventSink) {
         expire(now: timeUs)
         let streams = assemblers.sorted { ($0.key.direction.rawValue, $0.key.handle) < ($1.key.direction.rawValue, $1.key.handle) }
-        for (key, var assembler) in streams {
-            for output in assembler.flush(reason: "incomplete frame when \(reason)") {
+        for var stream in streams {
+            let key = stream.key
+            for output in stream.assembler.flush(reason: "incomplete frame when \(reason)") {
                 accept(output, direction: key.direction, handle: key.handle, nowUs: timeUs)
             }
         }
