@@ -203,6 +203,20 @@ struct TimelineTests {
         #expect(html.contains("C1 vendor UNLOCK seq 0x5A ok in 40 ms"))
     }
 
+    /// The closing line names what was only counted: channels bledecode does not decode (isap's
+    /// SDP and RFCOMM over BR/EDR), records that carry no packet (batteread, a `btmon -w` file of
+    /// system notes and index records alone).
+    @Test(.enabled(if: SharedCaptures.present, "needs ../shared/captures next to the package (absent here)"))
+    func closingLineSaysWhatWasNotAnalysed() throws {
+        let isap = try CLI.run([SharedCaptures.path("real/isap_hci_dump.pklg"), "--color", "never"])
+        #expect(isap.stdout.hasSuffix("; not analysed: 16 L2CAP PDUs on channels bledecode does not decode "
+                                      + "(SDP (PSM 0x0001) 8, RFCOMM (PSM 0x0003) 8)\n"))
+        let monitor = try CLI.run([SharedCaptures.path("real/batteread_capture.btsnoop"), "--color", "never"])
+        #expect(monitor.status == 0)
+        #expect(monitor.stdout.hasSuffix("\n0 devices, 0 connections, 0 failures; not analysed: "
+                                         + "6 record(s) that carry no packet (notes, capture control, unknown types)\n"))
+    }
+
     @Test func closingSummaryAndMarkdownCountFailuresPastTheListingCap() throws {
         var analysis = Analysis.run(try CaptureFile.open(SharedCaptures.packageRoot.appendingPathComponent("Samples/demo-lock.btsnoop").path))
         // As if 1,500 more ATT errors had come: counted, not listed.
