@@ -211,6 +211,9 @@ public struct TimelineText {
         if stats.l2capWithoutConnection > 0 { parts.append("\(stats.l2capWithoutConnection) L2CAP PDU(s) on links with no connection") }
         if stats.scoPackets + stats.isoPackets > 0 { parts.append("\(stats.scoPackets + stats.isoPackets) audio (SCO/ISO) packet(s)") }
         if stats.undecodableRecords > 0 { parts.append("\(stats.undecodableRecords) record(s) that did not decode") }
+        if stats.undecodableRadioPackets > 0 {
+            parts.append("\(stats.undecodableRadioPackets) radio packet(s) credited to no advertiser or link (bad CRC, noise)")
+        }
         if stats.otherRecords > 0 {
             parts.append("\(stats.otherRecords) record(s) that carry no packet (notes, capture control, unknown types)")
         }

@@ -205,7 +205,7 @@ struct TimelineTests {
 
     /// The closing line names what was only counted: channels bledecode does not decode (isap's
     /// SDP and RFCOMM over BR/EDR), records that carry no packet (batteread, a `btmon -w` file of
-    /// system notes and index records alone).
+    /// system notes and index records alone), radio noise (the watch's sniffer: 867 bad CRCs).
     @Test(.enabled(if: SharedCaptures.present, "needs ../shared/captures next to the package (absent here)"))
     func closingLineSaysWhatWasNotAnalysed() throws {
         let isap = try CLI.run([SharedCaptures.path("real/isap_hci_dump.pklg"), "--color", "never"])
@@ -215,6 +215,9 @@ struct TimelineTests {
         #expect(monitor.status == 0)
         #expect(monitor.stdout.hasSuffix("\n0 devices, 0 connections, 0 failures; not analysed: "
                                          + "6 record(s) that carry no packet (notes, capture control, unknown types)\n"))
+        let air = try CLI.run([SharedCaptures.path("real/watch_logs_capture.pcap"), "--color", "never"])
+        #expect(air.stdout.hasSuffix("\n35 devices, 0 connections, 0 failures; not analysed: "
+                                     + "867 radio packet(s) credited to no advertiser or link (bad CRC, noise)\n"))
     }
 
     @Test func closingSummaryAndMarkdownCountFailuresPastTheListingCap() throws {
