@@ -122,7 +122,7 @@ public struct VendorCommandEvent: Sendable {
     public var timeUs: Int64
     public var record: Int
     public var connectionID: ConnectionID
-    public var deviceID: String?
+    public var deviceID: DeviceID?
     /// `UNLOCK (0x10)`.
     public var name: String
     public var outcome: Outcome
@@ -132,7 +132,7 @@ public struct VendorCommandEvent: Sendable {
     /// Set when this line stands for several commands; `timeUs`, `record` and `name` are the first one's.
     public var run: Run?
 
-    public init(timeUs: Int64, record: Int, connectionID: ConnectionID, deviceID: String?, name: String, outcome: Outcome,
+    public init(timeUs: Int64, record: Int, connectionID: ConnectionID, deviceID: DeviceID?, name: String, outcome: Outcome,
                 latencyUs: Int64?, summary: String) {
         self.timeUs = timeUs
         self.record = record

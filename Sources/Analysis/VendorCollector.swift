@@ -17,7 +17,7 @@ struct VendorCollector: VendorEventSink {
     /// for the layer to ask the session for it.
     var framesWithoutPlaintext: [Int] = []
     /// Device ids by connection id, for the failures and commands.
-    var devices: [ConnectionID: String] = [:]
+    var devices: [ConnectionID: DeviceID] = [:]
     private(set) var frames: [VendorFrame] = []
     private(set) var failures: [Failure] = []
     private(set) var commands: [VendorCommandEvent] = []

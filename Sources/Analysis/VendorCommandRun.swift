@@ -153,7 +153,7 @@ struct VendorCommand {
     var timeUs: Int64
     var record: Int
     var connection: ConnectionID
-    var device: String?
+    var device: DeviceID?
     var name: Name
     var sequence: Int?
     var outcome: VendorCommandEvent.Outcome
@@ -162,7 +162,7 @@ struct VendorCommand {
 }
 
 extension VendorCommand {
-    init(_ frame: borrowing VendorFrame, device: String?) {
+    init(_ frame: borrowing VendorFrame, device: DeviceID?) {
         timeUs = frame.firstTimeUs
         record = frame.firstRecord
         connection = frame.connection

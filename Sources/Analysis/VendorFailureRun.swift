@@ -7,7 +7,7 @@ import VendorDecoding
 /// line, with the true count (failures past the listing cap included) and its span.
 public struct VendorFailureRun: Sendable, Equatable {
     public var connection: ConnectionID
-    public var device: String?
+    public var device: DeviceID?
     public var kind: FailureKind
     public var firstUs: Int64
     public var lastUs: Int64
@@ -58,7 +58,7 @@ struct VendorFailureRuns {
     var hasOpenRuns: Bool { !open.isEmpty }
 
     /// Counts a failure into its connection's run of its kind.
-    mutating func take(_ failure: VendorFailure, kind: FailureKind, device: String?, name: String?) {
+    mutating func take(_ failure: VendorFailure, kind: FailureKind, device: DeviceID?, name: String?) {
         if let i = open.firstIndex(where: { $0.connection == failure.connection && $0.kind == kind }) {
             open[i].count += 1
             open[i].lastUs = max(open[i].lastUs, failure.timeUs)

@@ -59,7 +59,7 @@ public struct VendorLayer {
     private let assignments: [(profile: Int, target: ProfileTarget)]
     /// Per profile (same indices): the connections and devices it decoded, and their frames.
     public private(set) var profileConnections: [[ConnectionID]]
-    public private(set) var profileDevices: [Set<String>]
+    public private(set) var profileDevices: [Set<DeviceID>]
     public private(set) var profileFrames: [Int]
     /// The profile decoding each connection, for its frames' count.
     private var profileOfConnection: [ConnectionID: Int] = [:]
@@ -255,7 +255,7 @@ public struct VendorLayer {
     }
 
     /// The profile the user applied to this connection or device, if any.
-    private func assigned(connection: ConnectionID, deviceID: String?) -> Int? {
+    private func assigned(connection: ConnectionID, deviceID: DeviceID?) -> Int? {
         assignments.first { assignment in
             switch assignment.target {
             case .connection(let id): id == connection
@@ -385,7 +385,7 @@ public struct VendorTotalsKey: Hashable, Sendable, Comparable {
 }
 
 public struct VendorTotals: Sendable {
-    public var device: String?
+    public var device: DeviceID?
     public var frames = 0
     public var checksumGood = 0
     public var checksumBad = 0
@@ -400,7 +400,7 @@ public struct VendorTotals: Sendable {
     public var firstTimeUs: Int64 = 0
     public var lastTimeUs: Int64 = 0
 
-    public init(device: String? = nil) { self.device = device }
+    public init(device: DeviceID? = nil) { self.device = device }
 
     mutating func count(_ frame: VendorFrame) {
         if frames == 0 { (firstRecord, firstTimeUs) = (frame.firstRecord, frame.firstTimeUs) }

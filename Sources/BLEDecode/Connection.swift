@@ -25,7 +25,7 @@ extension CaptureReport {
 
         init(_ connection: Sessions.Connection) {
             id = connection.id.description
-            deviceID = connection.deviceID
+            deviceID = connection.deviceID?.description
             handle = connection.handle
             role = connection.role.rawValue
             startUs = connection.startUs

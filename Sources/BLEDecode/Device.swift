@@ -20,7 +20,7 @@ extension CaptureReport {
         public let lastSeenUs: Int64?
 
         init(_ device: Sessions.Device) {
-            id = device.id
+            id = device.id.description
             addresses = device.addresses.map(\.address.description)
             names = device.names
             identity = device.identity?.value

@@ -44,7 +44,7 @@ extension CaptureReport {
             count = failure.count
             timeUs = failure.timeUs
             record = failure.record
-            deviceID = failure.deviceID
+            deviceID = failure.deviceID?.description
             connectionID = failure.connectionID?.description
             summary = failure.summary
         }

@@ -22,7 +22,7 @@ public struct Annotations {
         let report = analysis.report
         let devices = Dictionary(report.devices.map { ($0.id, TimelineFormat.title($0)) }, uniquingKeysWith: { a, _ in a })
         for connection in report.connections {
-            let who = connection.deviceID.map { devices[$0] ?? $0 } ?? connection.peerAddress?.description ?? "unknown device"
+            let who = connection.deviceID.map { devices[$0] ?? $0.description } ?? connection.peerAddress?.description ?? "unknown device"
             add("connection-start", "\(connection.id) with \(who), \(connection.role.rawValue) role", record: connection.startRecord)
             // Over the air a link can end with no packet of its own (a supervision timeout seen
             // as silence): the comment then goes by the end's time.
@@ -42,7 +42,7 @@ public struct Annotations {
         // Notices too (warnings and info): each is a finding the report names; a run of one
         // notice on one link goes on its first occurrence with its count.
         for failure in report.findings {
-            var place = [failure.connectionID?.description, failure.deviceID].compactMap { $0 }.joined(separator: " ")
+            var place = [failure.connectionID?.description, failure.deviceID?.description].compactMap { $0 }.joined(separator: " ")
             if failure.count > 1 { place += (place.isEmpty ? "" : ", ") + "×\(failure.count)" }
             var record = failure.record
             if record == nil, let connection = failure.connectionID,

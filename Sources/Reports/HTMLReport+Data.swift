@@ -24,7 +24,7 @@ extension HTMLReport {
         }
         for device in lanes {
             let sub = device.device.addresses.map { "\($0.address) (\($0.type.rawValue))" }.joined(separator: ", ")
-            lane(device.events, id: device.device.id, title: device.title, sub: sub, device: true)
+            lane(device.events, id: device.device.id.description, title: device.title, sub: sub, device: true)
         }
         if !host.isEmpty {
             lane(host, id: "host", title: "Host and capture", sub: "not tied to a device", device: false)

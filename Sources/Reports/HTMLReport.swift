@@ -93,7 +93,7 @@ public enum HTMLReport {
         html += "<table class=\"list\"><tr><th>Time</th><th>Device</th><th>Connection</th><th>Kind</th><th>Summary</th><th>Packet</th></tr>\n"
         for failure in report.failures {
             let severity = Timeline.failureEvent(failure).severity
-            let device = failure.deviceID.map { titles[$0] ?? $0 } ?? "—"
+            let device = failure.deviceID.map { titles[$0] ?? $0.description } ?? "—"
             html += "<tr class=\"\(severity.name)\"><td><a href=\"#timeline\" data-t=\"\(failure.timeUs - start)\">+"
                 + Timestamp.relativeSeconds(failure.timeUs - start) + "</a></td><td>\(HTMLText.escape(device))</td>"
                 + "<td>\(failure.connectionID?.description ?? "—")</td><td>\(failure.kind.rawValue)</td>"
@@ -110,7 +110,7 @@ public enum HTMLReport {
         html += "<table class=\"list\"><tr><th>Time</th><th>Device</th><th>Connection</th><th>Kind</th><th>Severity</th>"
             + "<th>Summary</th><th>Count</th></tr>\n"
         for notice in report.notices {
-            let device = notice.deviceID.map { titles[$0] ?? $0 } ?? "—"
+            let device = notice.deviceID.map { titles[$0] ?? $0.description } ?? "—"
             html += "<tr class=\"\(notice.severity == .warning ? "warning" : "normal")\"><td><a href=\"#timeline\" data-t=\""
                 + "\(notice.timeUs - start)\">+" + Timestamp.relativeSeconds(notice.timeUs - start) + "</a></td>"
                 + "<td>\(HTMLText.escape(device))</td><td>\(notice.connectionID?.description ?? "—")</td>"

@@ -98,11 +98,11 @@ public struct JSONWriter {
         }
     }
     public mutating func bool(_ value: Bool) { separator(); out.append(value ? "true" : "false") }
-    /// `"C3"`, written without a String.
-    public mutating func connectionID(_ value: ConnectionID) {
+    /// `"C3"`, `"D2"`, written without a String.
+    public mutating func id(_ value: some NumberedID) {
         separator()
         out.append(UInt8(ascii: "\""))
-        out.append(UInt8(ascii: "C"))
+        out.append(type(of: value).letter.asciiValue ?? UInt8(ascii: "?"))
         DecimalText.append(Int64(value.number), to: &out)
         out.append(UInt8(ascii: "\""))
     }
@@ -125,10 +125,10 @@ public struct JSONWriter {
         key(name)
         if let value { int(value) } else { null() }
     }
-    public mutating func field(_ name: StaticString, _ value: ConnectionID) { key(name); connectionID(value) }
-    public mutating func field(_ name: StaticString, optional value: ConnectionID?) {
+    public mutating func field(_ name: StaticString, _ value: some NumberedID) { key(name); id(value) }
+    public mutating func field<ID: NumberedID>(_ name: StaticString, optional value: ID?) {
         key(name)
-        if let value { connectionID(value) } else { null() }
+        if let value { id(value) } else { null() }
     }
 
     /// Renders a decoded value: integers as numbers, bytes as lower-case hex strings, addresses

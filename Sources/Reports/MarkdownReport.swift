@@ -10,9 +10,9 @@ public enum MarkdownReport {
         let report = analysis.report
         let start = report.stats.firstTimeUs ?? 0
         let devices = Dictionary(report.devices.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        func device(_ id: String?) -> String {
+        func device(_ id: DeviceID?) -> String {
             guard let id else { return "—" }
-            return MarkdownText.escape(devices[id].map(TimelineFormat.title) ?? id)
+            return MarkdownText.escape(devices[id].map(TimelineFormat.title) ?? id.description)
         }
         func at(_ us: Int64) -> String { (us < start ? "" : "+") + Timestamp.relativeSeconds(us - start) }
         var lines = ["# bledecode: " + MarkdownText.escape(analysis.info.path), "", "| Capture | |", "| --- | --- |"]
@@ -69,7 +69,7 @@ public enum MarkdownReport {
         }
 
         lines += ["", "## Connections per device"]
-        let byDevice = Dictionary(grouping: report.connections) { $0.deviceID ?? "" }
+        let byDevice = Dictionary(grouping: report.connections) { $0.deviceID }
         // Links whose peer the capture never named (begun before it) are listed after the devices.
         let known = Set(report.devices.map(\.id))
         let unnamed = report.connections.filter { $0.deviceID.map { !known.contains($0) } ?? true }

@@ -63,7 +63,7 @@ public struct PacketListing {
 
     /// `C1 D2`, or `C1` while the peer's device is unknown.
     static func label(_ peer: LinkPeer) -> String {
-        peer.connectionID.description + (peer.deviceID.map { " " + $0 } ?? "")
+        peer.connectionID.description + (peer.deviceID.map { " \($0)" } ?? "")
     }
 
     static func arrow(_ direction: Direction) -> String {

@@ -28,13 +28,13 @@ public struct TimelineBuilder {
     public let host: [TimelineEvent]
     private let analysis: Analysis
     /// What each device's lane is made of, by index into the report's lists, per device id.
-    private var connections: [String: [Int]] = [:]
-    private var cancelledAttempts: [String: [Int]] = [:]
-    private var commands: [String: [Int]] = [:]
-    private var failures: [String: [Int]] = [:]
-    private var notices: [String: [Int]] = [:]
-    private var failureRuns: [String: [Int]] = [:]
-    private let gattByDevice: [String: [GATTAttribute]]
+    private var connections: [DeviceID: [Int]] = [:]
+    private var cancelledAttempts: [DeviceID: [Int]] = [:]
+    private var commands: [DeviceID: [Int]] = [:]
+    private var failures: [DeviceID: [Int]] = [:]
+    private var notices: [DeviceID: [Int]] = [:]
+    private var failureRuns: [DeviceID: [Int]] = [:]
+    private let gattByDevice: [DeviceID: [GATTAttribute]]
     private let lostLinks: Set<ConnectionID>
 
     public init(_ analysis: Analysis) {
@@ -48,13 +48,13 @@ public struct TimelineBuilder {
         var host: [TimelineEvent] = []
         // Indices go to their device's list; events of no device (or of an id no longer in
         // the device list, which should not happen) are made now, for the host's lane.
-        func place(_ index: Int, device: String?, in lists: inout [String: [Int]], events: () -> [TimelineEvent]) {
+        func place(_ index: Int, device: DeviceID?, in lists: inout [DeviceID: [Int]], events: () -> [TimelineEvent]) {
             if let device, known.contains(device) {
                 lists[device, default: []].append(index)
                 return
             }
             for var line in events() {
-                if let device { line.text = device + ": " + line.text }
+                if let device { line.text = "\(device): " + line.text }
                 host.append(line)
             }
         }
@@ -85,7 +85,7 @@ public struct TimelineBuilder {
         }
         // A rejected LE Create Connection fails as an HCI command with no device: it belongs to
         // the device the attempt was for.
-        var rejected: [Int64: String] = [:]
+        var rejected: [Int64: DeviceID] = [:]
         for attempt in report.attempts where attempt.outcome == .rejected {
             if let end = attempt.endUs, let device = attempt.deviceID { rejected[end] = device }
         }

@@ -31,7 +31,7 @@ public struct TimelineFilter: Sendable {
         guard !devices.isEmpty else { return true }
         return devices.contains { wanted in
             let needle = wanted.lowercased()
-            return device.id.lowercased() == needle
+            return DeviceID(wanted) == device.id
                 || device.addresses.contains { $0.address.description.lowercased() == needle }
                 || device.identity.map { $0.value.lowercased() == needle } ?? false
                 || device.names.contains { $0.lowercased().contains(needle) }

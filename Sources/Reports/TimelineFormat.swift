@@ -23,7 +23,7 @@ extension TimelineFormat {
 
     /// `D2 "DEMO-0B0D"`.
     static func title(_ device: Device) -> String {
-        ([device.id] + device.names.prefix(1).map { quoted($0) }).joined(separator: " ")
+        ([device.id.description] + device.names.prefix(1).map { quoted($0) }).joined(separator: " ")
     }
 
     /// `Battery (180F)`, `FFE0`.

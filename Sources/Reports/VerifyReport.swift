@@ -77,7 +77,7 @@ public struct VerifyReport {
                  + "  records    time")
         for (key, total) in rows {
             // Where the row's frames lie: first and last record and time.
-            let cells = [total.device ?? "-", key.connection.description, key.direction, Hex.code(key.handle, width: 4),
+            let cells = [total.device?.description ?? "-", key.connection.description, key.direction, Hex.code(key.handle, width: 4),
                          String(total.frames), String(total.checksumGood), String(total.checksumBad),
                          String(total.malformed), String(total.unanswered), String(total.failed), String(total.unsolicited),
                          "\(total.firstRecord)…\(total.lastRecord)", time(total.firstTimeUs) + " … " + time(total.lastTimeUs)]

@@ -7,7 +7,7 @@ import PacketDecoding
 /// A connection and what became of it.
 public struct Connection: Sendable {
     public var id: ConnectionID
-    public var deviceID: String?
+    public var deviceID: DeviceID?
     public var link: LinkID
     public var handle: UInt16?
     public var accessAddress: UInt32?
@@ -133,7 +133,7 @@ public struct Subscription: Sendable, Equatable {
 public struct ConnectionAttempt: Sendable {
     public enum Outcome: String, Sendable { case failed, cancelled, neverCompleted = "never-completed", rejected }
     public var peerAddress: BluetoothAddress?
-    public var deviceID: String?
+    public var deviceID: DeviceID?
     public var createUs: Int64
     public var endUs: Int64?
     public var outcome: Outcome

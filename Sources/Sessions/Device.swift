@@ -6,7 +6,7 @@ import PacketDecoding
 
 /// A device: every address seen for it (merged by identity), what it advertised, and its links.
 public struct Device: Sendable {
-    public var id: String
+    public var id: DeviceID
     public var addresses: [DeviceAddress]
     /// What tied several addresses together, or the identity a profile extracted.
     public var identity: DeviceIdentity?

@@ -195,8 +195,8 @@ struct DeviceRegistry {
         states[slot].profile ?? states[root(slot)].profile
     }
 
-    /// Device id of a slot: `D` + the 1-based order of the device's first address.
-    mutating func deviceID(of slot: Int) -> String { "D\(root(slot) + 1)" }
+    /// Device id of a slot: the 1-based order of the device's first address.
+    mutating func deviceID(of slot: Int) -> DeviceID { DeviceID(number: root(slot) + 1) }
 }
 
 /// RSSI values from −128 to 127 dBm counted in 256 bins: exact median in constant memory.

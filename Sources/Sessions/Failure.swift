@@ -64,14 +64,14 @@ public struct Failure: Sendable {
     public var count: Int
     public var timeUs: Int64
     public var record: Int?
-    public var deviceID: String?
+    public var deviceID: DeviceID?
     public var connectionID: ConnectionID?
     /// One line a person understands, naming the characteristic and the error by name.
     public var summary: String
     /// Extra facts for the JSON report (`opcode`, `status`, `handle`, …).
     public var details: [Field]
 
-    public init(kind: FailureKind, severity: FindingSeverity = .failure, timeUs: Int64, record: Int?, deviceID: String?,
+    public init(kind: FailureKind, severity: FindingSeverity = .failure, timeUs: Int64, record: Int?, deviceID: DeviceID?,
                 connectionID: ConnectionID?, summary: String, details: [Field] = [], count: Int = 1) {
         self.kind = kind
         self.severity = severity

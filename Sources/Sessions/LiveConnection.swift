@@ -30,8 +30,6 @@ final class LiveConnection {
     var lastCentralUs: Int64?
     /// Read Blob / Prepare Write values being joined, per handle (bounded).
     var longValues: [UInt16: [UInt8]] = [:]
-    /// The device id of `slot` and the union-find root it was made for (rebuilt when a merge moves the root).
-    var device: (root: Int, id: String)?
     /// What the layer above was last told of this connection's device (`SessionEvent.device`)
     /// and the registry's and GATT databases' versions then; nil before its first value.
     var sentDevice: (registry: Int, gatt: Int, device: ConnectionDevice)?

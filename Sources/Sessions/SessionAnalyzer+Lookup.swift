@@ -7,7 +7,7 @@ public struct LinkPeer: Sendable, Equatable {
     /// `C2`.
     public var connectionID: ConnectionID
     /// `D3`; nil while the peer's address is unknown (a link seen only from its traffic).
-    public var deviceID: String?
+    public var deviceID: DeviceID?
     /// The connection's peer address and its device's first address.
     public var addresses: [BluetoothAddress]
     public var identity: String?
@@ -18,7 +18,7 @@ public struct LinkPeer: Sendable, Equatable {
     /// (the timeline's `--device` rule).
     public func matches(device wanted: String) -> Bool {
         let needle = wanted.lowercased()
-        return deviceID?.lowercased() == needle
+        return (deviceID != nil && DeviceID(wanted) == deviceID)
             || addresses.contains { $0.description.lowercased() == needle }
             || identity?.lowercased() == needle
             || names.contains { $0.lowercased().contains(needle) }

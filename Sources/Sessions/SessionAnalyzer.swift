@@ -66,7 +66,7 @@ public struct ATTValueEvent: Sendable {
 /// The peer of a connection as the vendor layer matches profiles by.
 public struct ConnectionDevice: Sendable, Equatable {
     public var connection: ConnectionID
-    public var deviceID: String?
+    public var deviceID: DeviceID?
     /// The vendor profile the device matched by its advertising, if any.
     public var profile: String?
     /// The primary services discovered so far on the device (for profiles that match by GATT
@@ -207,7 +207,7 @@ public struct SessionAnalyzer {
         guard severity == .failure else {
             stats.noticesByKind[kind, default: 0] += 1
             let device = slot.map { registry.deviceID(of: $0) }
-            let key = NoticeKey(kind: kind, link: connection?.description ?? device ?? "", summary: summary)
+            let key = NoticeKey(kind: kind, link: connection?.description ?? device?.description ?? "", summary: summary)
             if let index = noticeEntries[key] {
                 notices[index].count += 1
                 return
@@ -225,14 +225,9 @@ public struct SessionAnalyzer {
                                 summary: summary, details: details))
     }
 
-    /// The device id of a connection's peer, made once per device root rather than per value.
-    mutating func deviceID(of conn: LiveConnection) -> String? {
-        guard let slot = conn.slot else { return nil }
-        let root = registry.root(slot)
-        if let device = conn.device, device.root == root { return device.id }
-        let id = registry.deviceID(of: root)
-        conn.device = (root, id)
-        return id
+    /// The device id of a connection's peer, as the devices are merged so far.
+    mutating func deviceID(of conn: LiveConnection) -> DeviceID? {
+        conn.slot.map { registry.deviceID(of: $0) }
     }
 
     /// `LOCK-A101 (5C:3A:91:0E:C7:21)`: a device as a person recognises it.

@@ -158,11 +158,11 @@ extension SessionAnalyzer {
                                        timeUs: conn.connection.endUs ?? request.timeUs))
     }
 
-    /// Device ids name the union-find root of the time (`D` + slot + 1); roots only move to
+    /// Device ids name the union-find root of the time (its slot + 1); roots only move to
     /// earlier slots when devices merge, so an old id maps to the final one through its slot.
-    mutating func finalDeviceID(_ id: String?) -> String? {
-        guard let id, let number = Int(id.dropFirst()), number >= 1, number <= registry.states.count else { return id }
-        return registry.deviceID(of: number - 1)
+    mutating func finalDeviceID(_ id: DeviceID?) -> DeviceID? {
+        guard let id, id.number <= registry.states.count else { return id }
+        return registry.deviceID(of: id.number - 1)
     }
 
     mutating func truncationFailures(_ diagnostics: [CaptureDiagnostic]) {

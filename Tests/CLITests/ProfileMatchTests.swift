@@ -84,6 +84,11 @@ struct ProfileMatchTests {
         let (applied, quiet) = try Self.report([path, "--profile", Self.lockProfile, "--apply", "demo-lock=C1"])
         #expect(Self.frames(applied) == ["ok", "ok", "ok", "ok"])
         #expect(quiet == "")
+        // The device of C1 (D1) named instead of the connection: the same frames.
+        let (byDevice, _) = try Self.report([path, "--profile", Self.lockProfile, "--apply", "demo-lock=D1"])
+        #expect(Self.frames(byDevice) == ["ok", "ok", "ok", "ok"])
+        let (otherDevice, _) = try Self.report([path, "--profile", Self.lockProfile, "--apply", "demo-lock=D2"])
+        #expect(Self.frames(otherDevice) == [])
         let bad = try CLI.run([path, "--profile", Self.lockProfile, "--apply", "lock=C1"])
         #expect(bad.status == 2 && bad.stderr == "bledecode: error: --apply lock=C1: no profile named 'lock' was given (demo-lock)\n")
         let notAnID = try CLI.run([path, "--profile", Self.lockProfile, "--apply", "demo-lock=C1x"])

@@ -12,7 +12,7 @@ import Testing
 @Suite(.serialized)
 struct VendorCommandRunTests {
     static func command(_ n: Int, outcome: VendorCommandEvent.Outcome = .ok) -> VendorCommand {
-        VendorCommand(timeUs: Int64(n) * 1_000_000, record: n * 10, connection: ConnectionID(number: 1), device: "D1",
+        VendorCommand(timeUs: Int64(n) * 1_000_000, record: n * 10, connection: ConnectionID(number: 1), device: DeviceID(number: 1),
                       name: n % 2 == 0 ? .init(command: 0x10, commandName: "UNLOCK") : .init(command: 0x11, commandName: "LOCK"),
                       sequence: n, outcome: outcome, latencyUs: outcome == .ok ? Int64(40_000 + n * 1_000) : nil, problem: nil)
     }
@@ -39,7 +39,7 @@ struct VendorCommandRunTests {
     @Test func aLongerRunShowsFiveAtEachEndAndOneLineForTheRest() throws {
         let list = Self.listed(20)
         #expect(list.map(\.record) == [10, 20, 30, 40, 50, 60, 160, 170, 180, 190, 200])
-        #expect(list[0].summary == "LOCK (0x11) seq 0x01 ok in 41 ms" && list[0].name == "LOCK (0x11)" && list[0].deviceID == "D1")
+        #expect(list[0].summary == "LOCK (0x11) seq 0x01 ok in 41 ms" && list[0].name == "LOCK (0x11)" && list[0].deviceID == DeviceID(number: 1))
         #expect(list[10].summary == "UNLOCK (0x10) seq 0x14 ok in 60 ms")
         let middle = list[5]
         #expect(middle.timeUs == 6_000_000 && middle.outcome == .ok && middle.latencyUs == nil)

@@ -268,7 +268,7 @@ struct StateMachineTests {
         #expect(kinds == ["device []", "value [1]", "device [\"1800\", \"1801\", \"180F\", \"FFE0\"]", "value [2]", "value [3]"])
         let devices = events.compactMap { if case .device(let d) = $0 { d } else { nil } }
         #expect(devices.map(\.connection) == [ConnectionID(number: 1), ConnectionID(number: 1)])
-        #expect(devices.map(\.deviceID) == ["D1", "D1"] && devices.map(\.profile) == [nil, nil])
+        #expect(devices.map(\.deviceID) == [DeviceID(number: 1), DeviceID(number: 1)] && devices.map(\.profile) == [nil, nil])
     }
 
     @Test func enhancedCompleteTiesRPAToIdentity() {
