@@ -11,7 +11,7 @@ func fuzzProfile(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = FuzzInput.bytes(start, count)
     let text = String(decoding: bytes, as: UTF8.self)
     guard let profile = try? ProfileLoader.load(yaml: text, file: "fuzz.yaml") else { return 0 }
-    var session = VendorSession(plan: FramePlan(profile), connection: "C1", mtu: 247)
+    var session = VendorSession(plan: FramePlan(profile), connection: ConnectionID(number: 1), mtu: 247)
     let value = ByteView(bytes)
     var events: [VendorEvent] = []
     for (index, channel) in profile.channels.enumerated() {

@@ -18,15 +18,13 @@ public struct VendorLayer {
     let listing: Listing
     /// A decoded connection: its session and its frame totals per stream.
     private struct Link {
-        let connection: ConnectionID
         var session: VendorSession
         var totals: [(direction: VendorDirection, handle: UInt16, totals: VendorTotals)] = []
         var commandRun = VendorCommandRun()
 
-        init(connection: ConnectionID, session: VendorSession) {
-            self.connection = connection
-            self.session = session
-        }
+        init(session: VendorSession) { self.session = session }
+
+        var connection: ConnectionID { session.connection }
 
         /// Hands one ATT value to the session.
         mutating func take(_ value: ATTValueEvent, keepsPlaintext: Bool, into events: inout VendorCollector) {
@@ -188,7 +186,7 @@ public struct VendorLayer {
             }
         }
         pending.removeAll()
-        for index in links.indices.sorted(by: { links[$0].session.connection < links[$1].session.connection }) {
+        for index in links.indices.sorted(by: { links[$0].connection < links[$1].connection }) {
             collect(link: index) {
                 $0.session.finish(timeUs: endUs, into: &$1)
                 $1.closeCommandRun(connection: $0.session.connection)
@@ -268,7 +266,7 @@ public struct VendorLayer {
     private mutating func makeLink(device: ConnectionDevice, profile chosen: Int, mtu: Int) -> Int {
         let connection = device.connection
         if let id = device.deviceID { collector.devices[connection] = id }
-        links.append(Link(connection: connection, session: VendorSession(plan: plans[chosen], connection: connection, mtu: mtu)))
+        links.append(Link(session: VendorSession(plan: plans[chosen], connection: connection, mtu: mtu)))
         profileConnections[chosen].append(connection)
         if let id = device.deviceID { profileDevices[chosen].insert(id) }
         profileOfConnection[connection] = chosen
