@@ -77,6 +77,8 @@ public enum HTMLReport {
         rows.append(("Devices", "\(report.devices.count)"))
         rows.append(("Connections", "\(report.connections.count)" + (dangling > 0 ? " (\(dangling) still up at the end)" : "")))
         rows.append(("Failures", TimelineFormat.failureCount(report)))
+        let notAnalysed = TimelineFormat.notAnalysed(report.stats)
+        if !notAnalysed.isEmpty { rows.append(("Not analysed", notAnalysed.joined(separator: "; "))) }
         rows.append(("Command line", commandLine))
         return "<section id=\"capture\"><h2>Capture</h2><table class=\"facts\">\n"
             + rows.map { "<tr><th>\(HTMLText.escape($0.0))</th><td>\(HTMLText.escape($0.1))</td></tr>\n" }.joined()

@@ -27,6 +27,8 @@ public enum MarkdownReport {
         // Past the listing cap failures are only counted: the count says so.
         let counted = TimelineFormat.failureCount(report)
         facts.append(("Failures", counted))
+        let notAnalysed = TimelineFormat.notAnalysed(report.stats)
+        if !notAnalysed.isEmpty { facts.append(("Not analysed", notAnalysed.joined(separator: "; "))) }
         lines += facts.map { "| \($0.0) | " + MarkdownText.escape($0.1) + " |" }
 
         lines += ["", "## Failures (\(counted))", ""]

@@ -14,6 +14,29 @@ extension TimelineFormat {
             : "\(failures)"
     }
 
+    /// What part of the capture was only counted, and why, one phrase each (`16 L2CAP PDUs on
+    /// channels bledecode does not decode (SDP (PSM 0x0001) 8, …)`): the closing line of the
+    /// timeline and the Markdown and HTML reports' facts say it.
+    static func notAnalysed(_ stats: CaptureStatistics) -> [String] {
+        var parts: [String] = []
+        let channels = stats.channelsNotAnalysed
+        if !channels.isEmpty {
+            let total = channels.reduce(0) { $0 + $1.packets }
+            parts.append("\(total) L2CAP PDU\(total == 1 ? "" : "s") on channels bledecode does not decode ("
+                         + channels.map { "\(Timeline.channelText($0)) \($0.packets)" }.joined(separator: ", ") + ")")
+        }
+        if stats.l2capWithoutConnection > 0 { parts.append("\(stats.l2capWithoutConnection) L2CAP PDU(s) on links with no connection") }
+        if stats.scoPackets + stats.isoPackets > 0 { parts.append("\(stats.scoPackets + stats.isoPackets) audio (SCO/ISO) packet(s)") }
+        if stats.undecodableRecords > 0 { parts.append("\(stats.undecodableRecords) record(s) that did not decode") }
+        if stats.undecodableRadioPackets > 0 {
+            parts.append("\(stats.undecodableRadioPackets) radio packet(s) credited to no advertiser or link (bad CRC, noise)")
+        }
+        if stats.otherRecords > 0 {
+            parts.append("\(stats.otherRecords) record(s) that carry no packet (notes, capture control, unknown types)")
+        }
+        return parts
+    }
+
     /// `"LOCK-A101"`: a name from a capture in quotes, cut so a hostile 248-byte name cannot
     /// flood a line. Escaping for the medium is the renderer's job.
     static func quoted(_ name: String, limit: Int = 40) -> String {

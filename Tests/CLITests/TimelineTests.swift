@@ -203,11 +203,12 @@ struct TimelineTests {
         #expect(html.contains("C1 vendor UNLOCK seq 0x5A ok in 40 ms"))
     }
 
-    /// The closing line names what was only counted: channels bledecode does not decode (isap's
-    /// SDP and RFCOMM over BR/EDR), records that carry no packet (batteread, a `btmon -w` file of
-    /// system notes and index records alone), radio noise (the watch's sniffer: 867 bad CRCs).
+    /// The closing line, and the Markdown and HTML reports' facts, name what was only counted:
+    /// channels bledecode does not decode (isap's SDP and RFCOMM over BR/EDR), records that carry
+    /// no packet (batteread, a `btmon -w` file of system notes and index records alone), radio
+    /// noise (the watch's sniffer: 867 bad CRCs).
     @Test(.enabled(if: SharedCaptures.present, "needs ../shared/captures next to the package (absent here)"))
-    func closingLineSaysWhatWasNotAnalysed() throws {
+    func whatWasNotAnalysedIsSaid() throws {
         let isap = try CLI.run([SharedCaptures.path("real/isap_hci_dump.pklg"), "--color", "never"])
         #expect(isap.stdout.hasSuffix("; not analysed: 16 L2CAP PDUs on channels bledecode does not decode "
                                       + "(SDP (PSM 0x0001) 8, RFCOMM (PSM 0x0003) 8)\n"))
@@ -215,6 +216,13 @@ struct TimelineTests {
         #expect(monitor.status == 0)
         #expect(monitor.stdout.hasSuffix("\n0 devices, 0 connections, 0 failures; not analysed: "
                                          + "6 record(s) that carry no packet (notes, capture control, unknown types)\n"))
+        // The reports for bug tickets say it among the capture's facts.
+        let markdown = try CLI.run([SharedCaptures.path("real/isap_hci_dump.pklg"), "--format", "markdown"])
+        #expect(markdown.stdout.contains("| Failures | 0 |\n| Not analysed | 16 L2CAP PDUs on channels bledecode does not "
+                                         + "decode (SDP (PSM 0x0001) 8, RFCOMM (PSM 0x0003) 8) |\n"))
+        let html = try CLI.run([SharedCaptures.path("real/batteread_capture.btsnoop"), "--format", "html"])
+        #expect(html.stdout.contains("<tr><th>Not analysed</th><td>6 record(s) that carry no packet "
+                                     + "(notes, capture control, unknown types)</td></tr>\n"))
         let air = try CLI.run([SharedCaptures.path("real/watch_logs_capture.pcap"), "--color", "never"])
         #expect(air.stdout.hasSuffix("\n35 devices, 0 connections, 0 failures; not analysed: "
                                      + "867 radio packet(s) credited to no advertiser or link (bad CRC, noise)\n"))
