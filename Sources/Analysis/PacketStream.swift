@@ -25,7 +25,7 @@ public enum PacketProtocol: String, Sendable, CaseIterable {
 /// everything. Connections and devices are the ones the session analysis assigns in the same
 /// pass, so `C2` and `D3` mean what they mean in the timeline and the report.
 public struct PacketFilter: Sendable {
-    /// Connection ids (`C2`), case-insensitive.
+    /// Connection ids (`C2`).
     public var connections: [ConnectionID] = []
     /// Device ids (`D3`), addresses, identities or part of a name (the timeline's rule).
     public var devices: [String] = []

@@ -163,7 +163,7 @@ public struct VendorLayer {
     private mutating func end(link index: Int, timeUs: Int64) {
             collect(link: index) {
                 $0.session.linkDown(timeUs: timeUs, into: &$1)
-                $1.closeCommandRun(connection: $0.session.connection)
+                $1.closeCommandRun(connection: $0.connection)
             }
             addTotals(of: links[index])
             // The last link takes its place (their order matters nowhere: `finish` sorts), so
@@ -189,7 +189,7 @@ public struct VendorLayer {
         for index in links.indices.sorted(by: { links[$0].connection < links[$1].connection }) {
             collect(link: index) {
                 $0.session.finish(timeUs: endUs, into: &$1)
-                $1.closeCommandRun(connection: $0.session.connection)
+                $1.closeCommandRun(connection: $0.connection)
             }
             addTotals(of: links[index])
         }

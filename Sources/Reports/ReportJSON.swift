@@ -249,7 +249,9 @@ public enum ReportJSON {
         time("firstSeen", "firstSeenUs", device.firstSeenUs, into: &w)
         time("lastSeen", "lastSeenUs", device.lastSeenUs, into: &w)
         w.key("connections")
-        w.value(.list(device.connectionIDs.map { .string($0.description) }))
+        w.beginArray()
+        for id in device.connectionIDs { w.id(id) }
+        w.endArray()
         w.endObject()
     }
 

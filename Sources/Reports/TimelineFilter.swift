@@ -30,11 +30,8 @@ public struct TimelineFilter: Sendable {
     public func matches(_ device: Device) -> Bool {
         guard !devices.isEmpty else { return true }
         return devices.contains { wanted in
-            let needle = wanted.lowercased()
-            return DeviceID(wanted) == device.id
-                || device.addresses.contains { $0.address.description.lowercased() == needle }
-                || device.identity.map { $0.value.lowercased() == needle } ?? false
-                || device.names.contains { $0.lowercased().contains(needle) }
+            DeviceQuery.matches(wanted, id: device.id, addresses: device.addresses.lazy.map(\.address),
+                                identity: device.identity?.value, names: device.names)
         }
     }
 

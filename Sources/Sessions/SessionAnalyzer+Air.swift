@@ -146,7 +146,7 @@ extension SessionAnalyzer {
             _ = live.remove(link)
             // An attempt, not a connection: nothing in the report may name it as one.
             let id = conn.connection.id
-            if let slot = conn.slot { registry.forgetConnection(slot: slot, id: conn.id) }
+            if let slot = conn.slot { registry.forgetConnection(slot: slot, id: id) }
             for index in failures.indices where failures[index].connectionID == id { failures[index].connectionID = nil }
             for index in notices.indices where notices[index].connectionID == id { notices[index].connectionID = nil }
             guard conn.lastCentralUs != nil else {

@@ -14,11 +14,19 @@ public struct LinkPeer: Sendable, Equatable {
     /// Names the device advertised so far.
     public var names: [String]
 
-    /// Equal to the device id, an address or the identity, or part of a name, case-insensitive
-    /// (the timeline's `--device` rule).
+    /// The `--device` rule (`DeviceQuery`) on what is known of the peer so far.
     public func matches(device wanted: String) -> Bool {
+        DeviceQuery.matches(wanted, id: deviceID, addresses: addresses, identity: identity, names: names)
+    }
+}
+
+/// What `--device` selects, in the timeline and the packet listing alike: the device's id, one of
+/// its addresses or its identity (case-insensitive), or part of one of its names.
+public enum DeviceQuery {
+    public static func matches(_ wanted: String, id: DeviceID?, addresses: some Sequence<BluetoothAddress>,
+                               identity: String?, names: [String]) -> Bool {
         let needle = wanted.lowercased()
-        return (deviceID != nil && DeviceID(wanted) == deviceID)
+        return (id != nil && DeviceID(wanted) == id)
             || addresses.contains { $0.description.lowercased() == needle }
             || identity?.lowercased() == needle
             || names.contains { $0.lowercased().contains(needle) }
