@@ -12,3 +12,11 @@ public struct HCICommandOutcome: Sendable {
     public var status: HCIStatus?
     public var answeredBy: String?
 }
+
+/// Per-opcode command outcomes, for the report.
+public struct CommandTotals: Sendable {
+    public var opcode: HCIOpcode
+    public var count = 0
+    public var failed = 0
+    public var unanswered = 0
+}

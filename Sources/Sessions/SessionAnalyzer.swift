@@ -1,90 +1,6 @@
-import ATT
 import BLEBase
-import CaptureFormats
 import HCI
 import PacketDecoding
-
-/// Options of the session analysis.
-public struct SessionOptions: Sendable {
-    /// Which ATT transactions the report lists; counts and latencies per characteristic are
-    /// kept for all of them either way.
-    public enum TransactionListing: String, Sendable, CaseIterable { case all, failed, none }
-
-    public var transactions: TransactionListing
-    /// Core v5.4 Vol 3 Part F §3.3.3: a transaction not completed within 30 s has failed.
-    public var transactionTimeoutUs: Int64
-    /// Classifies a device from its advertising data (a vendor profile's match and identity
-    /// rules): addresses with the same identity are one device, and the profile's name travels
-    /// with the device's ATT values to the vendor decoders.
-    public var classifier: (@Sendable (AdvertisingData) -> DeviceClassification?)?
-    /// Transactions listed in the whole capture (`--transactions all`, the HTML report's ticks);
-    /// past it only failed ones, at most `SessionAnalyzer.failuresListedPerKind` more, so that a
-    /// long capture's HTML report and memory stay bounded.
-    public var transactionsListedPerCapture: Int
-
-    public init(transactions: TransactionListing = .failed, transactionTimeoutUs: Int64 = 30_000_000,
-                classifier: (@Sendable (AdvertisingData) -> DeviceClassification?)? = nil,
-                transactionsListedPerCapture: Int = 100_000) {
-        self.transactions = transactions
-        self.transactionTimeoutUs = transactionTimeoutUs
-        self.classifier = classifier
-        self.transactionsListedPerCapture = transactionsListedPerCapture
-    }
-}
-
-/// What a classifier learned about a device from one advertisement.
-public struct DeviceClassification: Sendable, Equatable {
-    public var identity: DeviceIdentity?
-    /// The name of the vendor profile that matches the device.
-    public var profile: String?
-
-    public init(identity: DeviceIdentity?, profile: String?) {
-        self.identity = identity
-        self.profile = profile
-    }
-}
-
-/// An attribute value that crossed a connection, for vendor decoders above this layer. Who
-/// the connection is with comes before its first value (`SessionEvent.device`).
-public struct ATTValueEvent: Sendable {
-    public var connection: ConnectionID
-    /// True for values the host (the capture's side, or the central over the air) sent.
-    public var hostToDevice: Bool
-    public var opcode: ATTOpcode
-    public var handle: UInt16
-    public var uuid: BluetoothUUID?
-    /// Shared with its record's bytes: the vendor layer copies what it keeps.
-    public var value: ByteView
-    public var timeUs: Int64
-    public var record: Int
-    /// The first record carrying the PDU's bytes (its first L2CAP fragment) and its time.
-    public var firstFragmentRecord: Int
-    public var firstFragmentUs: Int64
-    public var mtu: Int
-}
-
-/// The peer of a connection as the vendor layer matches profiles by.
-public struct ConnectionDevice: Sendable, Equatable {
-    public var connection: ConnectionID
-    public var deviceID: DeviceID?
-    /// The vendor profile the device matched by its advertising, if any.
-    public var profile: String?
-    /// The primary services discovered so far on the device (for profiles that match by GATT
-    /// service).
-    public var services: [BluetoothUUID]
-}
-
-/// What the analysis tells the layer above as it goes.
-public enum SessionEvent: Sendable {
-    /// The connection's device, before its first value and again before a value when it
-    /// changed (a merge of addresses, a profile, discovered services): not with every value,
-    /// which made each value's event twice as long to move and to release.
-    case device(ConnectionDevice)
-    case attValue(ATTValueEvent)
-    /// A Write Response: the peer acknowledged the connection's Write Request.
-    case writeResponse(connection: ConnectionID, timeUs: Int64)
-    case connectionEnded(connection: ConnectionID, timeUs: Int64)
-}
 
 /// Turns decoded packets into devices, connections, GATT databases, ATT transactions, HCI
 /// command outcomes and failures, in one streaming pass. State is what is live (open
@@ -265,12 +181,4 @@ struct PendingCommand {
     var handle: UInt16?
     /// Sent while the same command was still pending.
     var repeated = false
-}
-
-/// Per-opcode command outcomes, for the report.
-public struct CommandTotals: Sendable {
-    public var opcode: HCIOpcode
-    public var count = 0
-    public var failed = 0
-    public var unanswered = 0
 }
