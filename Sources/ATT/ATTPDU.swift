@@ -23,7 +23,7 @@ public struct ATTPDU: Sendable, Equatable {
     /// keep their bytes raw. When this throws, `peekOpcode` still names the PDU.
     public init(parsing reader: inout ByteReader) throws(DecodeError) {
         opcode = ATTOpcode(rawValue: try reader.readUInt8("ATT opcode"))
-        // The parameters are the rest of `reader`, read in place (a slice of it cost a
+        // The parameters are the rest of `reader`, read in place (a slice of it would cost a
         // reference count per PDU).
         reader.layer = .att
         guard let rule = opcode.parameterLength else {

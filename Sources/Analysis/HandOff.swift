@@ -32,7 +32,7 @@ public final class HandOff<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Moves `value` into a slot: the sender keeps no reference that the receiver's first change
-    /// would have to copy around (a batch of events still held by the sender was copied whole).
+    /// would have to copy around (a batch of events still held by the sender would be copied whole).
     public func send(_ value: consuming Value) {
         free.wait()
         put(value)

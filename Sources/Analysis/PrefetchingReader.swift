@@ -20,11 +20,9 @@ final class PrefetchingReader: RecordReader, @unchecked Sendable {
     private let used = DispatchSemaphore(value: 0)
 
     /// `pacedByUse`: the reading thread reads a batch only while fewer than `batchesInFlight` are
-    /// unused, and whoever calls `batchUsed()` for each batch wakes it. The thread that finishes
-    /// with a batch (the vendor thread) then wakes it rather than the one taking batches (the
-    /// decoding thread), and the scheduler wakes a thread on the CPU of its waker: woken by the
-    /// decoding thread, it often ran on that thread's CPU, the critical one, while the other CPU
-    /// idled (docs/architecture.md, docs/performance.md).
+    /// unused, woken by whoever calls `batchUsed()` (the vendor thread, not the decoding thread):
+    /// the scheduler wakes a thread on its waker's CPU, and the decoding thread's is the critical
+    /// one (docs/architecture.md, docs/performance.md).
     init(_ reader: any RecordReader, recordsPerBatch: Int = SessionStage.recordsPerBatch, pacedByUse: Bool = false) {
         self.reader = reader
         info = reader.info

@@ -40,14 +40,13 @@ struct SessionStage {
     }
 
     /// One batch of the reading thread: each record changes places with the packet's previous
-    /// one, which the batch then takes back to the reading thread with the others, to be freed
-    /// there (moved out of the batch and into the packet, each record cost a copy into a
-    /// temporary and a destroy).
+    /// one, which goes back in the batch to the reading thread to be freed there (a record moved
+    /// out of the batch and into the packet would cost a copy into a temporary and a destroy).
     private mutating func step(batchOf reader: PrefetchingReader, into events: inout [SessionEvent]) -> Int? {
         var records = reader.nextBatch()
         // Last record first.
         guard let offset = records.first?.fileOffset else { return nil }
-        // Not in a closure over the batch's buffer: the packet lent from there was copied.
+        // Not in a closure over the batch's buffer: the packet lent from there would be copied.
         for index in records.indices.reversed() {
             decoder.decode(swapping: &records[index], into: &packet)
             sessions.process(lent: &packet, into: &events)

@@ -31,9 +31,8 @@ enum SessionThread {
         DispatchQueue(label: "bledecode.sessions").async {
             var events: [SessionEvent] = []
             while let offset = transfer.stage.step(into: &events) {
-                // Handed over as the only reference: sent while `events` still held it, the batch
-                // was copied whole when the vendor thread took its first event before this thread
-                // emptied `events`.
+                // Handed over as the only reference: if `events` still held the batch when the
+                // vendor thread took its first event, the batch would be copied whole.
                 let batch = events
                 events = []
                 handOff.send(.events(consume batch, fileOffset: offset))

@@ -5,7 +5,7 @@ import VendorDecoding
 /// What the vendor layer keeps of its sessions' events, which the sessions hand straight to it
 /// (`VendorEventSink`): every frame counted in its stream's totals, frames and failures listed
 /// up to their caps, and the timeline's commands. Collected in a list first and then moved here,
-/// each frame was moved twice more, with a placeholder each time.
+/// each frame would be moved twice more, with a placeholder each time.
 struct VendorCollector: VendorEventSink {
     let listing: VendorLayer.Listing
     /// False when nobody will read `commands` (the JSON report does not).
@@ -66,7 +66,7 @@ struct VendorCollector: VendorEventSink {
             if frame.plaintext == nil { framesWithoutPlaintext.append(frames.count) }
             frames.append(frame)
             // A frame that was one ATT value views its record's batch; listed, it keeps its own
-            // bytes (changed in the list: a change to `frame` copied every frame taken).
+            // bytes (changed in the list: a change to `frame` would copy every frame taken).
             frames[frames.count - 1].raw = frames[frames.count - 1].raw.compacted
         }
     }

@@ -5,8 +5,8 @@ import VendorDecoding
 /// One connection's vendor commands on their way to the timeline, kept bounded by live state:
 /// of a run of commands that went well (between two listed failures, or the link's ends) the
 /// first `shownAtStart` and last `shownAtEnd` are listed, and one line stands for the rest when
-/// they are at least `fewestSummarized`. Keeping every command made the timeline's memory grow
-/// with the capture.
+/// they are at least `fewestSummarized`. Keeping every command would make the timeline's memory
+/// grow with the capture.
 struct VendorCommandRun {
     /// Runs of up to 19 commands, a session of a real device, are listed whole.
     static let shownAtStart = 5
@@ -56,8 +56,8 @@ struct VendorCommandRun {
     }
 
     /// The commands a summary line stands for. A class: the collector swaps each link's run in
-    /// and out around every ATT value, and a run holding it inline was a large struct to copy
-    /// each time.
+    /// and out around every ATT value, and a run holding it inline would be a large struct to
+    /// copy each time.
     final class Middle {
         var first: VendorCommand
         var lastUs: Int64
@@ -136,8 +136,8 @@ struct VendorCommandRun {
 }
 
 /// A vendor command as the collector takes it from its frame. Its line's text is made only when
-/// the timeline lists it: a run's middle only counts it (formatting every command's line made
-/// the timeline much slower than the JSON report).
+/// the timeline lists it: a run's middle only counts it (formatting every command's line would
+/// make the timeline much slower than the JSON report).
 struct VendorCommand {
     /// What tells commands apart in a summary: the command code and the profile's name for it.
     struct Name: Equatable {

@@ -14,8 +14,8 @@ public enum ArrayDrain {
     /// Hands the first `k` (at most `count`) elements to `body` in order, each moved out, keeping
     /// the rest in order and the capacity. Reversed, the elements come off the end (`removeLast`
     /// moves one out and leaves nothing behind; a second reversal puts the rest back in order);
-    /// moving each out in place needed a placeholder value written in its place and destroyed with
-    /// the array.
+    /// moving each out in place would need a placeholder value written in its place and destroyed
+    /// with the array.
     @inlinable
     public static func first<Element>(_ k: Int, of array: inout [Element], _ body: (consuming Element) -> Void) {
         // Nothing to hand over: no reversals.

@@ -59,8 +59,8 @@ public struct BluetoothUUID: Hashable, Sendable, Comparable, CustomStringConvert
         }
     }
 
-    /// Reads `width` (2, 4 or 16) bytes in wire order, as integers (through an array of the bytes
-    /// and its reversal, a 16-byte UUID cost two allocations).
+    /// Reads `width` (2, 4 or 16) bytes in wire order, straight into integers: through an array of
+    /// the bytes and its reversal, a 16-byte UUID would cost two allocations.
     public init(parsing reader: inout ByteReader, width: Int) throws(DecodeError) {
         switch width {
         case 2: self.init(uint16: try reader.readUInt16LE("UUID"))

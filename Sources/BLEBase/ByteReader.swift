@@ -93,9 +93,9 @@ public struct ByteReader: Sendable {
         try load(UInt32.self, bigEndian: false, field: field)
     }
 
-    /// Always inlined, as `readUInt64BE`: container headers read them on every record (btsnoop's
-    /// five fields were a call each). The little-endian reads are left to the optimizer: forced
-    /// inline, they grew the decoding thread's functions and made it slower.
+    /// Always inlined, as `readUInt64BE`: container headers read them on every record (else each
+    /// of btsnoop's five fields is a call). The little-endian reads are left to the optimizer:
+    /// forced inline, they grow the decoding thread's functions and slow it down.
     @inlinable @inline(__always)
     public mutating func readUInt32BE(_ field: StaticString = "u32") throws(DecodeError) -> UInt32 {
         try load(UInt32.self, bigEndian: true, field: field)

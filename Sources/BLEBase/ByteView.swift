@@ -2,9 +2,9 @@
 /// (`ByteReader.readRemainingView()`). Indexed from 0 like an array.
 ///
 /// A view keeps its whole buffer alive (a batch of records' payloads), so whatever is kept past
-/// the packet (a listed transaction's value) is copied out with `array`. Copying every value
-/// into an array of its own cost an allocation on the decoding thread and a free on the vendor
-/// thread per ATT value (docs/performance.md).
+/// the packet (a listed transaction's value) is copied out with `array`. An array of its own for
+/// every ATT value would cost an allocation on the decoding thread and a free on the vendor
+/// thread (docs/performance.md).
 public struct ByteView: Sendable, RandomAccessCollection, Hashable, ExpressibleByArrayLiteral, CustomStringConvertible {
     @usableFromInline let storage: [UInt8]
     @usableFromInline let start: Int

@@ -2,7 +2,7 @@ extension ByteReader {
     /// The unsigned integer of `size` (1...8) bytes at `offset` of `bytes`, in the given byte
     /// order; nil when those bytes are not all there. For fields read in place at known offsets
     /// (block headers, frame fields), where a reader per field would cost a reference count.
-    /// (A function on `[UInt8]` itself was called unspecialized from other modules.)
+    /// (A method on `[UInt8]` itself would be called unspecialized from other modules.)
     @inlinable
     public static func unsigned(in bytes: [UInt8], at offset: Int, size: Int, bigEndian: Bool) -> UInt64? {
         bytes.withUnsafeBufferPointer { unsigned(in: $0, at: offset, size: size, bigEndian: bigEndian) }

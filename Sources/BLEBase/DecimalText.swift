@@ -7,7 +7,7 @@ public enum DecimalText {
     @inlinable
     public static func append<Out: ByteAppending>(_ value: Int64, width: Int = 0, to text: inout Out) {
         // The digits right to left into a scratch buffer (20 holds UInt64.max), then copied in
-        // one append: writing them into the array's own places checked its uniqueness per digit.
+        // one append: written in the array's own places, each digit would check its uniqueness.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
             var magnitude = value.magnitude
             var start = scratch.count

@@ -13,7 +13,7 @@ public enum Hex {
 
     /// The lower-case hex digits of `bytes`, appended to a byte buffer (`string` without a String).
     /// Inlinable so that callers in other modules get it specialized: the generic version
-    /// allocated for every byte it iterated.
+    /// allocates for every byte it iterates.
     @inlinable
     public static func append<C: Collection, Out: ByteAppending>(_ bytes: C, to out: inout Out) where C.Element == UInt8 {
         for byte in bytes {

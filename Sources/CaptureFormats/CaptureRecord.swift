@@ -137,7 +137,7 @@ public struct CaptureRecord: Sendable, Equatable {
     @inlinable public var payloadCount: Int { payloadRange.count }
 
     /// A reader over the payload, in place; its offsets count from the payload's first byte.
-    /// (Inlinable: called from another module, it copied the whole record first.)
+    /// (Inlinable: called from another module and not inlined, it copies the whole record first.)
     @inlinable
     public func payloadReader(layer: Layer) -> ByteReader {
         ByteReader(storage, range: payloadRange, layer: layer, baseOffset: -payloadRange.lowerBound)

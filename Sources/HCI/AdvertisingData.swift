@@ -110,8 +110,8 @@ public struct AdvertisingData: Sendable, Equatable {
 public struct ADStructure: Sendable, Equatable {
     public var type: ADType
     public var value: ADValue
-    /// The data bytes where they were read, the record's buffer shared (a copy of each cost an
-    /// allocation per structure, four per advertising report). A structure lives as long as
+    /// The data bytes where they were read, the record's buffer shared (a copy would cost an
+    /// allocation per structure, several per advertising report). A structure lives as long as
     /// its packet: keep `value`, or copy `data`, rather than the structure.
     private let bytes: ByteReader
 

@@ -98,8 +98,8 @@ public struct CompletedPackets: Sendable, Equatable {
 }
 
 /// The handles of one Number Of Completed Packets event, in order. The first is stored inline:
-/// an LE host with one link gets one per event, a fifth of a typical capture's records, and an
-/// array each cost an allocation.
+/// an LE host with one link gets one per event, among a capture's commonest records, and an
+/// array would cost an allocation for each.
 public struct CompletedPacketsList: RandomAccessCollection, Equatable, Sendable, ExpressibleByArrayLiteral {
     private var head: CompletedPackets?
     private var rest: [CompletedPackets] = []

@@ -212,7 +212,7 @@ public struct L2CAPReassembler: Sendable {
                                   timestampUs: Int64, truncatedBy: Int) -> ReassemblyStep {
         guard isStart else {
             // A continuation grows its pending PDU in place: taken out and put back, the PDU
-            // was copied and its key hashed twice per fragment.
+            // would be copied and its key hashed twice per fragment.
             guard !collecting.isEmpty, let index = collecting.index(forKey: key) else {
                 return .events(interrupted: nil, outcome: .orphanContinuation(key: key, recordIndex: recordIndex,
                                                                               byteCount: fragment.remaining))

@@ -10,7 +10,7 @@ import LinkLayer
 public struct DecodedPacket: Sendable {
     public var record: CaptureRecord
     /// The HCI packet, for HCI-level captures; `.absent` otherwise (not an optional: storing into
-    /// an empty optional destroyed it through the runtime's generic witness).
+    /// an empty optional destroys it through the runtime's generic witness).
     public var hci: HCIPacket = .absent
     /// The link-layer packet, for air captures (pseudo-header, PDU, CRC verdict, flags).
     public var air: LinkLayerResult? {
@@ -24,8 +24,8 @@ public struct DecodedPacket: Sendable {
         get { airFields?.advertisingData }
         set { airFields = AirFields(result: air, advertisingData: newValue) }
     }
-    /// The two air fields, boxed: nil on every HCI capture, and inline they made each packet 350
-    /// bytes longer to copy and destroy. Immutable, so copies of a packet never share a change.
+    /// The two air fields, boxed: nil on every HCI capture; inline, they would make every packet
+    /// much longer to copy and destroy. Immutable, so copies of a packet never share a change.
     private var airFields: AirFields?
     /// L2CAP PDUs this record completed (usually none or one), with what they carry.
     public var l2cap = L2CAPPDUs()
@@ -45,7 +45,7 @@ public struct DecodedPacket: Sendable {
     }
 
     /// Sets `hci` to an ACL packet. When `hci` holds an ACL packet or none (most records), no
-    /// reference is held and it is overwritten in place: assigned, the previous packet went
+    /// reference is held and it is overwritten in place: assigned, the previous packet would go
     /// through the enum's outlined destroy on every record.
     mutating func setHCI(acl: ACLDataPacket) {
         let holdsNoReference: Bool

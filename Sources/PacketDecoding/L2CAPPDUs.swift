@@ -7,10 +7,10 @@ public struct L2CAPPDUs: RandomAccessCollection, Sendable {
     /// The first PDU, inline, when `count > 0`; `rest` holds any others. Read in place by a
     /// consumer that wants no copy of them (the subscript returns one), after checking `count`:
     /// while it is 0, a PDU that owns nothing holds the place, or the PDU of a packet emptied
-    /// since (`removeAll`). As an optional, storing the first destroyed the empty optional
+    /// since (`removeAll`). Not an optional: storing the first would destroy the empty optional
     /// through the runtime's generic witness.
     /// Settable so that a consumer can be lent it in place (`inout`): passed as an argument, it
-    /// was copied first, once per ATT PDU.
+    /// would be copied first, once per ATT PDU.
     public var head = L2CAPPDU.placeholder
     public private(set) var rest: [L2CAPPDU] = []
     public private(set) var count = 0
@@ -25,7 +25,7 @@ public struct L2CAPPDUs: RandomAccessCollection, Sendable {
     }
 
     /// Back to no PDU, `rest` keeping its capacity. The first stays in its place until the next
-    /// `append` replaces it: putting a placeholder there cost a destroy per ACL record.
+    /// `append` replaces it: putting a placeholder there would cost a destroy per ACL record.
     public mutating func removeAll() {
         if !rest.isEmpty { ArrayDrain.removeFirst(rest.count, of: &rest) }
         count = 0
@@ -39,7 +39,7 @@ public struct L2CAPPDUs: RandomAccessCollection, Sendable {
     /// Decodes the content of the last PDU from its frame, read where it lies here
     /// (`PacketDecoder.content(of:)`); the decoder appends each PDU first, with the placeholder
     /// content `.other(error: nil)`. That holds no reference, so the content is written over it
-    /// in place: assigned, the placeholder went through two outlined destroys.
+    /// in place: assigned, the placeholder would go through two outlined destroys.
     mutating func decodeLastContent() {
         if count == 1 {
             assert(Self.isPlaceholder(head.content), "the last PDU's content is decoded once, over the placeholder")

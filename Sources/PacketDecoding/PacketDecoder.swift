@@ -43,9 +43,9 @@ public struct PacketDecoder: Sendable {
     }
 
     /// Decodes the layers of the record of `packet` (its `kind`, its payload in `reader`) into
-    /// `packet`; each layer is stored where it moves into the packet instead of being copied
-    /// (measured: an event after the state it changes, an ACL packet before the reassembly
-    /// reads its payload).
+    /// `packet`; each layer is stored where it moves into the packet instead of being copied: an
+    /// event after the state it changes, an ACL packet before the reassembly reads its payload
+    /// (docs/performance.md).
     private mutating func decodeLayers(kind: RecordKind, reader: consuming ByteReader,
                                        into packet: inout DecodedPacket) throws(DecodeError) {
         switch kind {
@@ -60,11 +60,10 @@ public struct PacketDecoder: Sendable {
         case .aclData:
             let acl = try ACLDataPacket(parsing: &reader, allowTruncated: true)
             let handle = acl.connectionHandle, isStart = acl.packetBoundary.isStart
-            // Stored first, so that it moves into the packet (after the reassembly it was copied).
-            // The fragment the reassembly reads, every byte of the record after the header, is the
-            // parsed reader moved back to the payload: a second reader over the record cost a
-            // retain and a release per ACL record; taken from the packet, the whole packet was
-            // copied and destroyed.
+            // Stored first, so that it moves into the packet (after the reassembly it would be copied).
+            // The fragment, every byte of the record after the header, is the parsed reader moved
+            // back to the payload: a second reader over the record would cost a retain and a release
+            // per ACL record, and one taken from the packet a copy and a destroy of the whole packet.
             packet.setHCI(acl: acl)
             reader.rewind(to: acl.payloadRange.lowerBound)
             reassemble(handle: handle, isStart: isStart, fragment: reader, in: &packet)
@@ -83,7 +82,7 @@ public struct PacketDecoder: Sendable {
     /// Limits `reader` to the packet as long as its parameter length says, so that bytes a
     /// capturing tool appended after it become an issue instead of hiding the packet
     /// (Core v5.4 Vol 4 Part E §5.4.1/§5.4.4: the length is the last header byte). The length is
-    /// peeked at in place (copies of the reader to read it cost a retain and a release each per
+    /// peeked at in place (each copy of the reader to read it would cost a retain and a release per
     /// HCI packet); only a packet with bytes after it gets a reader of its own.
     private func limitToDeclaredLength(_ reader: inout ByteReader, headerLength: Int, in packet: inout DecodedPacket) {
         guard let declared = reader.peekUInt8(ahead: headerLength - 1) else { return }
@@ -245,7 +244,7 @@ public struct PacketDecoder: Sendable {
     }
 
     /// Decodes an L2CAP payload by its channel (Vol 3 Part A §2.1 fixed channels), reading the
-    /// frame's body in place and leaving it as it was: a reader copied from it cost a retain and
+    /// frame's body in place and leaving it as it was: a reader copied from it would cost a retain and
     /// a release per PDU (`L2CAPPDUs.decodeLastContent()` lends the frame where the packet holds it).
     static func content(of frame: inout L2CAPFrame) -> L2CAPContent {
         let start = frame.body.position, layer = frame.body.layer

@@ -1,7 +1,7 @@
 import BLEBase
 
 /// The bytes a `JSONWriter` has written, in memory of its own: each write checks the room once
-/// and stores, where an array checked its uniqueness and capacity per byte appended.
+/// and stores, where an array checks its uniqueness and capacity per byte appended.
 final class JSONBuffer: ByteAppending {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int

@@ -4,8 +4,8 @@ import Dispatch
 /// Writes the elements of a long JSON array on two threads: the array is cut into pieces of
 /// `pieceSize` elements; a helper thread writes the odd pieces while the caller writes the even
 /// ones, and the caller puts each odd piece in its place as it comes. At the end of an analysis
-/// the session thread is idle, and the report's arrays (a long capture's are tens of MB) were
-/// written on one core. At most `piecesAhead` written pieces wait, so memory stays bounded.
+/// the session thread is idle, so its core can write half the report's arrays (a long capture's
+/// are tens of MB). At most `piecesAhead` written pieces wait, so memory stays bounded.
 enum ParallelJSON {
     static let pieceSize = 32
     static let piecesAhead = 2

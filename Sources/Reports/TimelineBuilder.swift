@@ -181,7 +181,7 @@ extension Timeline {
     static func vendorCommandsToldByFailures(_ commands: [VendorCommandEvent], failures: [Failure]) -> Set<Int> {
         let vendorFailures = Dictionary(grouping: failures.filter { $0.kind.rawValue.hasPrefix("vendor-") }) { $0.connectionID }
         guard !vendorFailures.isEmpty else { return [] }
-        // Times only, of the connections with vendor failures (a copy of the commands weighed
+        // Times only, of the connections with vendor failures (a copy of the commands would weigh
         // on the timeline's peak memory).
         var fine: [ConnectionID: [Int64]] = [:]
         for command in commands where command.outcome.failureKind == nil && vendorFailures[command.connectionID] != nil {

@@ -136,7 +136,7 @@ struct AdvertisingBursts {
 }
 
 /// A binary min-heap. Sifting moves a hole through the array's buffer and writes the element
-/// once, where swapping through the array checked its uniqueness and bounds per step.
+/// once, where swapping through the array would check its uniqueness and bounds per step.
 struct MinHeap<Element: Comparable> {
     private var elements: [Element] = []
 

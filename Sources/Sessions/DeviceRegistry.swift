@@ -110,7 +110,7 @@ struct DeviceRegistry {
         return data
     }
 
-    /// Byte by byte by index (`elementsEqual` went through generic iterators, far slower).
+    /// Byte by byte by index (`elementsEqual` would go through generic iterators, far slower).
     private static func same(_ a: [UInt8], _ b: ArraySlice<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
         for i in a.indices where a[i] != b[b.startIndex + i] { return false }
@@ -131,7 +131,7 @@ struct DeviceRegistry {
         var name: String?
         var nameIsComplete = false
         var power: Int8?
-        // By index: `for structure in` copied each structure out (its arrays retained and released).
+        // By index: `for structure in` would copy each structure out (its arrays retained and released).
         for i in data.structures.indices {
             switch data.structures[i].value {
             case .localName(let local):

@@ -4,7 +4,7 @@ import CaptureFormats
 import PacketDecoding
 
 /// A connection that is up, with what is in flight on it. A class: the handlers change it in
-/// place through one reference (a struct in `live` was taken out and put back on every packet).
+/// place through one reference (a struct in `live` would be taken out and put back on every packet).
 final class LiveConnection {
     var connection: Connection
     /// The peer's address slot; nil until a link the capture did not see begin reveals it.

@@ -99,8 +99,8 @@ extension SessionAnalyzer {
     }
 
     /// One ATT PDU of a live link. Inlined into `handleL2CAP`, it reads the PDU where the L2CAP
-    /// content holds it: called, it was handed a copy of it (an outlined copy of the parameters
-    /// per ATT PDU).
+    /// content holds it: called, it would be handed a copy of it (an outlined copy of the
+    /// parameters per ATT PDU).
     @inline(__always)
     mutating func handleATT(_ att: ATTPDU, link: LinkID, direction: Direction, record: CaptureRecord, frame: L2CAPFrame,
                             bearer channel: ChannelEnds, events: inout [SessionEvent]) {

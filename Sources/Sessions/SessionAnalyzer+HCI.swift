@@ -64,7 +64,7 @@ extension SessionAnalyzer {
     }
 
     /// One HCI event, with its record and the extended advertising reports its packet joined
-    /// (handed the whole packet, the caller copied it).
+    /// (handed the whole packet, the caller would copy it).
     mutating func handle(_ event: HCIEventPacket, record: CaptureRecord,
                          joinedAdvertising: [ExtendedAdvertisingAssembler.Output], events: inout [SessionEvent]) {
         switch event.body {
@@ -252,7 +252,7 @@ extension SessionAnalyzer {
     }
 
     /// An extended report (its fragments joined), its Data parsed only when it changed, as a
-    /// legacy report's (parsing it every time was most of an extended report's cost).
+    /// legacy report's (parsing it every time would be most of an extended report's cost).
     mutating func advertised(_ report: LEExtendedAdvertisingReport, timeUs: Int64) {
         advertised(report.address, type: report.addressType, timeUs: timeUs, rssi: report.rssi,
                    scanResponse: report.eventType.isScanResponse,

@@ -9,7 +9,7 @@ import PacketDecoding
 extension SessionAnalyzer {
     /// Closes the transaction of a request: counts it, lists it per the options, reports a
     /// failure when it failed. Changed in place in its request (taken out of it, the
-    /// transaction was copied).
+    /// transaction would be copied).
     mutating func resolve(_ request: inout PendingRequest, in conn: LiveConnection, outcome: ATTTransaction.Outcome,
                           responseUs: Int64?, record responseRecord: Int?, response: ATTOpcode?, now: Int64, why: String?,
                           unseenEnd: Bool = false) {
@@ -84,14 +84,14 @@ extension SessionAnalyzer {
     /// Counts a resolved transaction and lists it where the listing wants it. `request` is the
     /// request PDU: its value, shared with its record's bytes, is copied into the transaction only
     /// when it is listed (a listed transaction outlives its record). The transaction is lent
-    /// (`inout`) and copied only into a listing: handed over, each was copied, with a reference
-    /// count per transaction.
+    /// (`inout`) and copied only into a listing: handed over, each would be copied, with a
+    /// reference count per transaction.
     mutating func store(_ transaction: inout ATTTransaction, request: borrowing ATTPDU, in conn: LiveConnection) {
         let key = TransactionTotals.Key(opcode: transaction.opcode.rawValue, handle: transaction.handle)
         let normalEnd = transaction.outcome == .error && transaction.errorCode.map {
             ATTErrorCode.isNormalEndOfDiscovery(errorCode: $0, requestOpcode: transaction.opcode)
         } ?? false
-        // What the totals take, read before: captured, the transaction was copied for the call.
+        // What the totals take, read before: captured, the transaction would be copied for the call.
         let outcome = transaction.outcome, latencyUs = transaction.latencyUs
         conn.updateTotals(key) { Self.count(outcome: outcome, latencyUs: latencyUs, normalEnd: normalEnd, in: &$0) }
         let failed = !normalEnd && transaction.outcome != .ok && transaction.outcome != .noResponseExpected

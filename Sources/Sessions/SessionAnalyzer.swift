@@ -39,7 +39,7 @@ public struct SessionAnalyzer {
 
     /// Feeds one decoded packet and appends what the layer above may want to `events` (a buffer
     /// the caller can reuse from packet to packet). The packet is only read: it is `inout` so
-    /// that it is lent in place (passed by value, the caller copied the whole packet aside
+    /// that it is lent in place (passed by value, the caller would copy the whole packet aside
     /// first).
     public mutating func process(lent packet: inout DecodedPacket, into events: inout [SessionEvent]) {
         let now = packet.record.timestampUs
@@ -84,8 +84,8 @@ public struct SessionAnalyzer {
             stats.airPackets += 1
             handleAir(air, packet: packet, events: &events)
         }
-        // Lent to the handler in place (`inout`): the subscript copied each PDU out, and passed as
-        // an argument the first was copied too.
+        // Lent to the handler in place (`inout`): the subscript would copy each PDU out, and the
+        // first, passed as an argument, would be copied too.
         if packet.l2cap.count > 0 { handleL2CAP(&packet.l2cap.head, record: packet.record, events: &events) }
         for var pdu in packet.l2cap.rest { handleL2CAP(&pdu, record: packet.record, events: &events) }
     }

@@ -35,7 +35,7 @@ public struct ConnectionDevice: Sendable, Equatable {
 public enum SessionEvent: Sendable {
     /// The connection's device, before its first value and again before a value when it
     /// changed (a merge of addresses, a profile, discovered services): not with every value,
-    /// which made each value's event twice as long to move and to release.
+    /// which would make each value's event longer to move and to release.
     case device(ConnectionDevice)
     case attValue(ATTValueEvent)
     /// A Write Response: the peer acknowledged the connection's Write Request.

@@ -100,15 +100,15 @@ public struct ChecksumSpec: Sendable, Equatable {
 
     /// Reads the stored check value and computes the expected one over `covered` (the bytes
     /// as sent or the plaintext frame, per `overPlaintext`). Nil when the frame is too short.
-    /// Inlined: called from a frame plan, which holds the rule, the whole rule was copied to pass
-    /// it (docs/performance.md).
+    /// Inlined: its caller, a frame plan, holds the rule, and a call would copy the whole rule to
+    /// pass it (docs/performance.md).
     @inline(__always)
     func verify(sent: ByteView, covered: ByteView) -> (stored: UInt64, computed: UInt64)? {
         guard let position = position(frameLength: sent.count),
               let range = coveredRange(frameLength: covered.count),
               let stored = ByteReader.unsigned(in: sent, at: position, size: size, bigEndian: bigEndian) else { return nil }
         // `coveredRange` keeps the range inside `covered`: its bytes are read in place (a slice
-        // of the array cost a reference count and a checked iteration per frame).
+        // of the array costs a reference count and a checked iteration per frame).
         let computed = covered.withUnsafeBufferPointer { all in
             let bytes = UnsafeBufferPointer(rebasing: all[range])
             return bytes.isEmpty ? (emptyValue ?? compute(bytes)) : compute(bytes)

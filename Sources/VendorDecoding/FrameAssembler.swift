@@ -66,7 +66,7 @@ struct FrameAssembler: Sendable {
                  fragmentLimit: fragmentLimit, into: &out)
         }
         // The common case, a value that is one whole frame: passed on in place, without buffering
-        // (copied into an array of its own, each frame cost an allocation and a free).
+        // (copied into an array of its own, each frame would cost an allocation and a free).
         if whole {
             out.append(.frame(Cut(bytes: value, firstTimeUs: timeUs, lastTimeUs: timeUs, firstRecord: record,
                                   lastRecord: record, fragments: 1, attOpcode: attOpcode,

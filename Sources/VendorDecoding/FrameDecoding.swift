@@ -27,7 +27,7 @@ struct DecodedFields: Sendable, Equatable {
         let payloadStart = plan.framings[d].payloadOffset
         let payloadEnd = raw.count - plan.framings[d].trailerSize
         // Read through `raw` by offset; a view of its own is made only for the plaintext (each
-        // view cost a retain and a release per frame).
+        // view costs a retain and a release per frame).
         guard payloadEnd >= payloadStart, payloadStart >= 0, payloadEnd <= raw.count else {
             problem = "\(raw.count) bytes cannot hold a \(payloadStart)-byte header and \(plan.framings[d].trailerSize)-byte trailer"
             return

@@ -19,17 +19,17 @@ public final class FramePlan: Sendable {
     let commandTimeoutUs: Int64?
     let commandField: FrameField?
     let sequenceField: FrameField?
-    /// The status rule's parts, read in place per frame (the rule bound to a local was copied,
-    /// with its sets): `statusOffset` is −1 without a rule.
+    /// The status rule's parts, read in place per frame (the rule bound to a local would be
+    /// copied, with its sets): `statusOffset` is −1 without a rule.
     let statusOffset: Int
     let statusSize: Int
     let statusSuccess: Set<Int>
-    /// `statusSuccess` for the statuses 0–255, by value (a set lookup hashed each frame's status).
+    /// `statusSuccess` for the statuses 0–255, by value (a set lookup would hash each frame's status).
     private let statusSucceedsByByte: [Bool]
     let statusCommands: Set<Int>?
     /// The profile's checksum rule (a stand-in when it has none, `hasChecksum` false), whether
     /// there is one and whether it covers the plaintext, all read in place: unwrapped or chained
-    /// per frame, the profile's optional rule was copied out (with its table).
+    /// per frame, the profile's optional rule would be copied out (with its table).
     let checksumRule: ChecksumSpec
     let hasChecksum: Bool
     let checksumOverPlaintext: Bool

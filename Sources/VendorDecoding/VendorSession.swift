@@ -20,7 +20,7 @@ public struct VendorSession: Sendable {
     }
 
     /// What a held frame waits for, beside it in `heldStates` (frames in a list of their own
-    /// move out whole when emitted: taken out of a struct with this, each was copied).
+    /// move out whole when emitted: taken out of a struct with this, each would be copied).
     @usableFromInline struct HeldState: Sendable {
         @usableFromInline var failures: [VendorFailure] = []
         @usableFromInline var pending = false
@@ -132,7 +132,8 @@ public struct VendorSession: Sendable {
         guard carries else { return flush(into: &events) }
         let key = StreamKey(direction: direction, handle: handle)
         // Found by index in an array of structs: a tuple array searched with `firstIndex(where:)`
-        // copied and destroyed the assembler on every value, through generic value witnesses.
+        // would copy and destroy the assembler on every value, through generic value witnesses
+        // (docs/performance.md).
         var index = 0
         while index < assemblers.count, assemblers[index].key != key { index += 1 }
         if index == assemblers.count {
@@ -195,8 +196,8 @@ public struct VendorSession: Sendable {
     private mutating func accept(_ output: consuming FrameAssembler.Output, direction: VendorDirection, handle: UInt16,
                                  nowUs: Int64) {
         let cut: FrameAssembler.Cut
-        // Garbage has no fields (all nil); not an optional: copied into one, the fields cost a
-        // copy and a generic destroy per frame.
+        // Garbage has no fields (all nil); not an optional: copied into one, the fields would
+        // cost a copy and a generic destroy per frame.
         let decoded: DecodedFields
         let problem: String?
         switch consume output {
@@ -211,8 +212,8 @@ public struct VendorSession: Sendable {
         }
         let name = rememberedCommandName(direction: direction, command: decoded.command, sequence: decoded.sequence,
                                          raw: cut.bytes)
-        // Made in its place in the queue and changed there: a frame held in a variable was
-        // copied into the queue.
+        // Made in its place in the queue and changed there: a frame held in a variable would be
+        // copied in.
         heldFrames.append(VendorFrame(
             id: nextID, connection: connection, direction: direction, attOpcode: cut.attOpcode, handle: handle,
             firstTimeUs: cut.firstTimeUs, lastTimeUs: cut.lastTimeUs, firstRecord: cut.firstRecord,
@@ -383,8 +384,7 @@ public struct VendorSession: Sendable {
 
     /// Emits frames from the front of the queue up to the first one still waiting, each moved
     /// out (`ArrayDrain.first`), and the failures after each. Inlinable, so that the layer above
-    /// gets it specialized for its sink (called generically, each frame went to the sink through a
-    /// protocol witness).
+    /// gets it specialized for its sink, with no protocol witness call per frame.
     @inlinable mutating func flush(into events: inout some VendorEventSink) {
         let emitted = heldStates.firstIndex(where: \.pending) ?? heldStates.count
         guard emitted > 0 else { return }

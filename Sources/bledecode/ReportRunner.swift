@@ -56,7 +56,7 @@ struct ReportRunner {
         }
         out.flush()
         // The process ends next and its memory goes back at once: freeing the analysis piece by
-        // piece (every connection, frame and failure of a long capture) was a tail on one core.
+        // piece (every connection, frame and failure of a long capture) would be a tail on one core.
         Self.keptUntilExit = AnalysisBox(analysis)
         // The reader's findings, and the listings the analysis cut short (transactions, vendor frames).
         let code = Diagnostics.report(analysis.diagnostics)

@@ -59,8 +59,8 @@ public struct H4PacketType: RawRepresentable, Hashable, Sendable {
 /// ```
 enum H4Frame {
     /// Core v5.4 Vol 4 Part A §2: one indicator byte, then the packet (the rest of the record, in
-    /// place). Zero bytes is no frame. A pair, not a struct: the packet moves out of it where a
-    /// struct's field was copied and the struct destroyed, on every record.
+    /// place). Zero bytes is no frame. A pair, not a struct: the packet moves out of it, where a
+    /// struct's field would be copied and the struct destroyed, on every record.
     static func parse(_ reader: inout ByteReader) throws(DecodeError) -> (type: H4PacketType, packet: ByteReader) {
         let type = H4PacketType(rawValue: try reader.readUInt8("H4 packet type"))
         return (type, reader.sliceRemaining())

@@ -15,7 +15,7 @@ struct RecordSpan {
 /// Makes a reader's batches (`RecordBatchReader.nextBatch`): the ordinary records lying wholly
 /// in the next bytes of its input, read in one pass with one checked `ByteReader` from one copy
 /// of those bytes (one `memcpy` a batch rather than one a record), which the batch's records
-/// share. Not the input's buffer itself: twenty batches lie in each of its 1 MiB,
+/// share. Not the input's buffer itself: many batches lie in each of its 1 MiB,
 /// and the threads that decode a batch and take its values would count references on the object
 /// the reading thread counts on for the next ones.
 struct RecordBatcher {

@@ -25,8 +25,8 @@ enum FrameStep: Equatable {
 
 /// Follows a pcap or pcapng file's records in step with libpcap, for what libpcap does not
 /// expose: file offsets, the exact place of a truncated final record, and pcapng EPB flags.
-/// An enum over the two walkers rather than a protocol: called through `any`, each record cost
-/// an existential call and two reference counts.
+/// An enum over the two walkers rather than a protocol: called through `any`, each record would
+/// cost an existential call and two reference counts.
 enum FrameWalker {
     case pcap(PcapFrameWalker)
     case pcapng(PcapngFrameWalker)

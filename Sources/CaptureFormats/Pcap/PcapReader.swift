@@ -143,7 +143,7 @@ final class PcapReader: RecordBatchReader {
     /// Reads the next chunk of records from libpcap, copying their bytes into `scratch` (libpcap
     /// reuses its buffer) and then into one array, then makes them records sharing it, in record
     /// order (the walker's steps and the diagnostics follow it), placed last first (appending
-    /// each record's bytes to the array checked its capacity and uniqueness every time).
+    /// each record's bytes to the array would check its capacity and uniqueness every time).
     private func stageChunk() {
         var used = 0
         pulled.removeAll(keepingCapacity: true)
@@ -240,8 +240,8 @@ final class PcapReader: RecordBatchReader {
     /// place and made at `destination`: the type byte after the 201 direction word, the packet
     /// the rest. False (nothing made) for what `PcapPacket` is to decode or report: a record too
     /// short for its header, or whose 201 direction contradicts its pcapng flags. (Through a
-    /// reader and a `PcapPacket`, a record cost three more reference counts; returned, it was
-    /// copied once more into place.)
+    /// reader and a `PcapPacket`, a record would cost three more reference counts; returned, it
+    /// would be copied once more into place.)
     private func placeH4Record(_ pulled: Pulled, in bytes: [UInt8], frame: PacketFrame?,
                                at destination: UnsafeMutablePointer<CaptureRecord>) -> Bool {
         let headerBytes = linkType == .bluetoothHCIH4WithPHDR ? 5 : 1
