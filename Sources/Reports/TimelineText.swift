@@ -30,7 +30,7 @@ public struct TimelineText {
     }
 
     /// Hands the timeline to `write` a line at a time, each with its newline, so that a long one
-    /// is never held whole (a 3 M-packet capture's is 14 MB).
+    /// is never held whole (a long capture's runs to megabytes).
     public func render(_ analysis: Analysis, timeline: Timeline, to write: (String) -> Void) {
         render(analysis, startUs: timeline.startUs, lanes: timeline.lanes, host: timeline.host, to: write)
     }
