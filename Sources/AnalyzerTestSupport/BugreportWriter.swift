@@ -64,7 +64,7 @@ public enum BugreportWriter {
         var out = ByteWriter()
         out.writeUInt8(version)
         out.writeUInt64LE(lastTimestamp)
-        out.writeBytes(deflate(records, windowBits: 15))
+        out.writeBytes(Deflater.deflate(records, windowBits: 15))
         return out.bytes
     }
 
@@ -88,7 +88,7 @@ public enum BugreportWriter {
         var out = ByteWriter()
         var directory = ByteWriter()
         for entry in entries {
-            let data = deflated ? deflate(entry.bytes, windowBits: -15) : entry.bytes
+            let data = deflated ? Deflater.deflate(entry.bytes, windowBits: -15) : entry.bytes
             let crc = UInt32(entry.bytes.withUnsafeBufferPointer { crc32(0, $0.baseAddress, UInt32($0.count)) })
             let name = Array(entry.name.utf8)
             let localOffset = UInt32(out.count)
@@ -132,32 +132,6 @@ public enum BugreportWriter {
         out.writeUInt32LE(UInt32(compressed))
         out.writeUInt32LE(UInt32(size))
         out.writeUInt16LE(UInt16(name.count))
-    }
-
-    /// zlib `deflate` at the default level: a zlib stream (15) or raw deflate (−15).
-    private static func deflate(_ bytes: [UInt8], windowBits: Int32) -> [UInt8] {
-        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        defer { stream.deallocate() }
-        guard deflateInit2_(stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY,
-                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            preconditionFailure("zlib deflateInit2 failed")
-        }
-        defer { deflateEnd(stream) }
-        var input = bytes
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(stream, UInt(bytes.count))) + 32)
-        let outputCount = output.count
-        let status = input.withUnsafeMutableBufferPointer { inBuffer in
-            output.withUnsafeMutableBufferPointer { outBuffer in
-                stream.pointee.next_in = inBuffer.baseAddress
-                stream.pointee.avail_in = UInt32(inBuffer.count)
-                stream.pointee.next_out = outBuffer.baseAddress
-                stream.pointee.avail_out = UInt32(outputCount)
-                return CZlib.deflate(stream, Z_FINISH)
-            }
-        }
-        guard status == Z_STREAM_END else { preconditionFailure("zlib deflate did not finish (\(status))") }
-        return Array(output.prefix(outputCount - Int(stream.pointee.avail_out)))
     }
 
     /// RFC 4648 §4 base64 with `=` padding.
