@@ -61,9 +61,7 @@ public struct Analysis {
         for (kind, count) in vendor.suppressedFailures { end.report.stats.failuresByKind[kind, default: 0] += count }
         var analysis = Analysis(info: reader.info, report: end.report, diagnostics: reader.diagnostics,
                                 pipelineIssues: end.issues)
-        // In the order they started (sessions of concurrent links emit them interleaved).
-        analysis.vendorFrames = vendor.frames.enumerated()
-            .sorted { ($0.element.firstTimeUs, $0.offset) < ($1.element.firstTimeUs, $1.offset) }.map(\.element)
+        analysis.vendorFrames = inStartOrder(vendor.takeFrames())
         analysis.vendorTotals = vendor.totals
         analysis.vendorCommands = vendor.commands
         analysis.vendorFailureRuns = vendor.failureRuns
@@ -90,6 +88,29 @@ public struct Analysis {
             warn("more than \(VendorLayer.listingCap) vendor frames: past that, only failed frames are listed, " + past)
         }
         return analysis
+    }
+}
+
+extension Analysis {
+    /// The frames in the order they started, those that started together in the order they came
+    /// (sessions of concurrent links emit them interleaved). Their order is sorted as indices and
+    /// applied in place, by swaps along each cycle of the permutation: the listing is the largest
+    /// list the report holds at its end, and sorted as values it lay in memory three times over.
+    static func inStartOrder(_ frames: consuming [VendorFrame]) -> [VendorFrame] {
+        var frames = frames
+        // order[i]: where the frame that goes to position i is now.
+        var order = frames.indices.sorted { (frames[$0].firstTimeUs, $0) < (frames[$1].firstTimeUs, $1) }
+        for start in order.indices where order[start] != start {
+            var position = start
+            while order[position] != start {
+                let next = order[position]
+                frames.swapAt(position, next)
+                order[position] = position
+                position = next
+            }
+            order[position] = position
+        }
+        return frames
     }
 }
 

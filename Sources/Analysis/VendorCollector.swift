@@ -35,6 +35,12 @@ struct VendorCollector: VendorEventSink {
     /// The command of the latest frame that did not go well, for the failure that follows it.
     private var lastFailedName: String?
 
+    mutating func takeFrames() -> [VendorFrame] {
+        let taken = frames
+        frames = []
+        return taken
+    }
+
     init(listing: VendorLayer.Listing, keepsCommands: Bool) {
         self.listing = listing
         self.keepsCommands = keepsCommands

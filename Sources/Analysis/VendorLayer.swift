@@ -69,7 +69,8 @@ public struct VendorLayer {
     /// Devices and connections several profiles match (`ProfileConflicts`).
     public let conflicts: ProfileConflicts
 
-    public var frames: [VendorFrame] { collector.frames }
+    /// The listed frames, moved out (the layer keeps none): the report's copy is then the only one.
+    mutating func takeFrames() -> [VendorFrame] { collector.takeFrames() }
     public var failures: [Failure] { collector.failures }
     public var commands: [VendorCommandEvent] { collector.commands }
     public var listingCapped: Bool { collector.listingCapped }
