@@ -15,8 +15,8 @@ public struct Analysis {
     public var vendorCommands: [VendorCommandEvent] = []
     /// Vendor frames as listed in the report (all, failed or none, see `VendorLayer.Listing`).
     public var vendorFrames: [VendorFrame] = []
-    /// Per connection, direction and characteristic: what `verify` tabulates.
-    public var vendorTotals: [VendorTotalsKey: VendorTotals] = [:]
+    /// Per connection, direction and characteristic, in key order: what `verify` tabulates.
+    public var vendorTotals: [(key: VendorTotalsKey, value: VendorTotals)] = []
     /// The names of the profiles that were applied.
     public var profiles: [String] = []
     /// What each profile decoded, or why it decoded nothing (the report's `profiles[]`).
@@ -62,7 +62,7 @@ public struct Analysis {
         var analysis = Analysis(info: reader.info, report: end.report, diagnostics: reader.diagnostics,
                                 pipelineIssues: end.issues)
         analysis.vendorFrames = inStartOrder(vendor.takeFrames())
-        analysis.vendorTotals = vendor.totals
+        analysis.vendorTotals = vendor.takeTotals()
         analysis.vendorCommands = vendor.commands
         analysis.vendorFailureRuns = vendor.failureRuns
         analysis.profiles = profiles.map(\.name)

@@ -63,7 +63,10 @@ public struct VendorLayer {
     private var profileOfConnection: [ConnectionID: Int] = [:]
     /// The devices of the open connections (`SessionEvent.device`).
     private var connectionDevices: [ConnectionID: ConnectionDevice] = [:]
-    public private(set) var totals: [VendorTotalsKey: VendorTotals] = [:]
+    /// `verify`'s rows, in the order their links ended: a list, as each is written once and read
+    /// in key order at the end (`takeTotals`), where a dictionary of one row per connection,
+    /// direction and characteristic is about twice the size and four times it while it grows.
+    private var totals: [(key: VendorTotalsKey, value: VendorTotals)] = []
     /// The sessions' frames and failures, counted and listed.
     private var collector: VendorCollector
     /// Devices and connections several profiles match (`ProfileConflicts`).
@@ -71,6 +74,22 @@ public struct VendorLayer {
 
     /// The listed frames, moved out (the layer keeps none): the report's copy is then the only one.
     mutating func takeFrames() -> [VendorFrame] { collector.takeFrames() }
+
+    /// `verify`'s rows in key order, moved out; a key met twice keeps its last totals.
+    mutating func takeTotals() -> [(key: VendorTotalsKey, value: VendorTotals)] {
+        var rows = totals
+        totals = []
+        // Stable: rows with one key stay in the order they were written.
+        rows.sort { $0.key < $1.key }
+        var kept = 0
+        for row in rows.indices {
+            if kept > 0, rows[kept - 1].key == rows[row].key { kept -= 1 }
+            rows.swapAt(kept, row)
+            kept += 1
+        }
+        rows.removeLast(rows.count - kept)
+        return rows
+    }
     public var failures: [Failure] { collector.failures }
     public var commands: [VendorCommandEvent] { collector.commands }
     public var listingCapped: Bool { collector.listingCapped }
@@ -368,7 +387,7 @@ public struct VendorLayer {
             if let profile = profileOfConnection[link.connection] { profileFrames[profile] += counted.frames }
             var total = counted
             total.device = collector.devices[link.connection]
-            totals[VendorTotalsKey(connection: link.connection, direction: direction.rawValue, handle: handle)] = total
+            totals.append((VendorTotalsKey(connection: link.connection, direction: direction.rawValue, handle: handle), total))
         }
     }
 }

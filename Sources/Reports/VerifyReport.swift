@@ -15,7 +15,7 @@ public struct VerifyReport {
 
     public init(_ analysis: Analysis) {
         self.analysis = analysis
-        rows = analysis.vendorTotals.sorted { $0.key < $1.key }
+        rows = analysis.vendorTotals
         vendorFailures = analysis.report.failures.filter { $0.kind.rawValue.hasPrefix("vendor-") }
     }
 
