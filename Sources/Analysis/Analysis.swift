@@ -43,9 +43,13 @@ public struct Analysis {
         var end = pipelined ? SessionThread.run(sessionStage, vendor: &vendor, progress: progress)
             : sessionStage.runInline(vendor: &vendor, progress: progress)
         for event in end.events { vendor.handle(event) }
-        let devicesByID = Dictionary(end.report.devices.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let deviceOfConnection = Dictionary(end.report.connections.compactMap { c in c.deviceID.flatMap { devicesByID[$0] }.map { (c.id, $0) } },
-                                            uniquingKeysWith: { a, _ in a })
+        // Only for the connections still waiting for a profile: a long capture has thousands of
+        // connections, and a device per connection made the report's largest map at its end.
+        let unmatched = Set(vendor.unmatchedConnections)
+        let devicesByID = unmatched.isEmpty ? [:]
+            : Dictionary(end.report.devices.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let deviceOfConnection = Dictionary(end.report.connections.lazy.filter { unmatched.contains($0.id) }
+            .compactMap { c in c.deviceID.flatMap { devicesByID[$0] }.map { (c.id, $0) } }, uniquingKeysWith: { a, _ in a })
         vendor.finish(endUs: end.report.stats.lastTimeUs ?? 0, devices: deviceOfConnection)
         // A vendor command left unanswered on a link still up at the end: the capture stopped
         // first, a warning (as an ATT request's is), not a failure.

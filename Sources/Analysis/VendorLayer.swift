@@ -79,15 +79,7 @@ public struct VendorLayer {
     mutating func takeTotals() -> [(key: VendorTotalsKey, value: VendorTotals)] {
         var rows = totals
         totals = []
-        // Stable: rows with one key stay in the order they were written.
-        rows.sort { $0.key < $1.key }
-        var kept = 0
-        for row in rows.indices {
-            if kept > 0, rows[kept - 1].key == rows[row].key { kept -= 1 }
-            rows.swapAt(kept, row)
-            kept += 1
-        }
-        rows.removeLast(rows.count - kept)
+        KeyedList.sortKeepingLast(&rows)
         return rows
     }
     public var failures: [Failure] { collector.failures }
@@ -196,6 +188,9 @@ public struct VendorLayer {
     /// Ends the analysis: connections still pending are decided on what the whole capture showed
     /// of their devices (`devices`, by connection id: names, company ids, advertised and
     /// discovered services), their held values decoded; then every link ends.
+    /// The connections no profile matched yet, whose devices `finish` looks at whole.
+    var unmatchedConnections: Dictionary<ConnectionID, PendingLink>.Keys { pending.keys }
+
     public mutating func finish(endUs: Int64, devices: [ConnectionID: Device] = [:]) {
         for connection in pending.keys.sorted() {
             guard let entry = pending[connection] else { continue }

@@ -85,7 +85,7 @@ public enum MarkdownReport {
             lines += ["| Connection | Start | Duration | MTU | Interval | ATT transactions | Not ok | End |",
                       "| --- | --- | --- | --- | --- | --- | --- | --- |"]
             for connection in connections {
-                let totals = connection.transactionTotals.byKey.values
+                let totals = connection.transactionTotals.byKey.map(\.value)
                 let count = totals.reduce(0) { $0 + $1.count }
                 let failed = totals.reduce(0) { $0 + $1.errors + $1.unanswered }
                 let end = connection.dangling ? "still up at the end of the capture"

@@ -356,7 +356,7 @@ public enum ReportJSON {
         w.endArray()
         w.key("values")
         w.beginArray()
-        for (key, count) in c.valueCounts.sorted(by: { $0.key < $1.key }) {
+        for (key, count) in c.valueCounts {
             w.beginObject()
             w.field("opcode", key.opcode)
             w.field("opcodeName", ATTOpcode(rawValue: key.opcode).name)
@@ -385,7 +385,7 @@ public enum ReportJSON {
         w.endArray()
         w.key("transactionTotals")
         w.beginArray()
-        for (key, aggregate) in c.transactionTotals.byKey.sorted(by: { $0.key < $1.key }) {
+        for (key, aggregate) in c.transactionTotals.byKey {
             w.beginObject()
             w.field("opcode", key.opcode)
             w.field("opcodeName", ATTOpcode(rawValue: key.opcode).name)

@@ -398,7 +398,7 @@ extension Timeline {
     static func traffic(_ connection: Connection, gatt: [GATTAttribute], at timeUs: Int64) -> [TimelineEvent] {
         var parts: [UInt16: [String]] = [:]
         var errors: [UInt16: Int] = [:]
-        for (key, aggregate) in connection.transactionTotals.byKey.sorted(by: { $0.key < $1.key }) {
+        for (key, aggregate) in connection.transactionTotals.byKey {
             guard let handle = key.handle, !discoveryOpcodes.contains(key.opcode) else { continue }
             var part = "\(ATTOpcode(rawValue: key.opcode).name) ×\(aggregate.count)"
             if let median = aggregate.latencies.median { part += " (median \(TimelineFormat.duration(median)))" }
@@ -406,8 +406,8 @@ extension Timeline {
             errors[handle, default: 0] += aggregate.errors + aggregate.unanswered
         }
         // Write Commands are counted as transactions too (no response expected): once is enough.
-        let counted = Set(connection.transactionTotals.byKey.keys.map { "\($0.opcode) \($0.handle ?? 0)" })
-        for (key, count) in connection.valueCounts.sorted(by: { $0.key < $1.key })
+        let counted = Set(connection.transactionTotals.byKey.map { "\($0.key.opcode) \($0.key.handle ?? 0)" })
+        for (key, count) in connection.valueCounts
         where !counted.contains("\(key.opcode) \(key.handle)") {
             parts[key.handle, default: []].append("\(ATTOpcode(rawValue: key.opcode).name) ×\(count)")
         }

@@ -45,7 +45,10 @@ public struct TransactionTotals: Sendable {
     public struct Key: Hashable, Sendable, Comparable {
         public var opcode: UInt8
         public var handle: UInt16?
-        public static func < (a: Key, b: Key) -> Bool { (a.handle ?? 0, a.opcode) < (b.handle ?? 0, b.opcode) }
+        /// By handle (none first), then opcode.
+        public static func < (a: Key, b: Key) -> Bool {
+            (a.handle.map { Int($0) } ?? -1, a.opcode) < (b.handle.map { Int($0) } ?? -1, b.opcode)
+        }
     }
     public struct Aggregate: Sendable {
         public var count = 0
@@ -56,15 +59,12 @@ public struct TransactionTotals: Sendable {
         public var unanswered = 0
         public var latencies = LatencySketch()
     }
-    public var byKey: [Key: Aggregate] = [:]
+    /// In key order (`KeyedList`).
+    public var byKey: [(key: Key, value: Aggregate)] = []
 
     /// Freezes every latency sketch (see `LatencySketch.freeze`), changing the values in place.
     mutating func freezeLatencies() {
-        var index = byKey.startIndex
-        while index != byKey.endIndex {
-            byKey.values[index].latencies.freeze()
-            byKey.formIndex(after: &index)
-        }
+        for index in byKey.indices { byKey[index].value.latencies.freeze() }
     }
 }
 

@@ -40,8 +40,9 @@ public struct Connection: Sendable {
     /// Over the air: the central (CONNECT_IND's InitA); `peerAddress` is the peripheral.
     public var centralAddress: BluetoothAddress?
     public var centralAddressType: AddressType?
-    /// Values that need no answer (notifications, Write Commands), counted per handle.
-    public var valueCounts: [ValueCountKey: Int]
+    /// Values that need no answer (notifications, Write Commands), counted per handle, in key
+    /// order (`KeyedList`).
+    public var valueCounts: [(key: ValueCountKey, value: Int)]
     /// When the client ran GATT discovery on this link (first and last discovery request).
     public var discovery: (startUs: Int64, endUs: Int64)?
     /// Why the end is inferred rather than seen, when it is: the host's Disconnect with no

@@ -158,10 +158,14 @@ struct FewKeys<Key: Hashable, Value> {
         }
     }
 
-    /// Adds every value to `dictionary` (replacing what it had for the key) and empties this.
-    mutating func move(into dictionary: inout [Key: Value]) {
-        for (key, value) in zip(keys, values) { dictionary[key] = value }
-        for (key, value) in others { dictionary[key] = value }
+    /// Adds every pair to `list`, which stays in key order (a pair replaces one with its key),
+    /// and empties this.
+    mutating func move(into list: inout [(key: Key, value: Value)]) where Key: Comparable {
+        guard !keys.isEmpty else { return }
+        list.reserveCapacity(list.count + keys.count + others.count)
+        for (key, value) in zip(keys, values) { list.append((key, value)) }
+        for (key, value) in others { list.append((key, value)) }
+        KeyedList.sortKeepingLast(&list)
         self = FewKeys()
     }
 }

@@ -117,7 +117,7 @@ extension SessionAnalyzer {
             completeEvent: created == nil ? "joined (no CONNECT_IND seen)" : "CONNECT_IND",
             parameters: parameters, mtu: 23, dataLength: nil, phy: nil, encrypted: false,
             lastActivityUs: record.timestampUs, transactions: [], transactionTotals: TransactionTotals(), subscriptions: [],
-            crcInit: created?.crcInit, valueCounts: [:], discovery: nil)
+            crcInit: created?.crcInit, valueCounts: [], discovery: nil)
         connection.centralAddress = created?.initiator
         connection.centralAddressType = created?.initiatorType
         // A sniffer that joined a running connection did not see it begin.

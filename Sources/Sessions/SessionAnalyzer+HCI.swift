@@ -347,7 +347,7 @@ extension SessionAnalyzer {
                                               supervisionTimeoutMs: complete.supervisionTimeoutMicroseconds / 1000)],
             mtu: 23, dataLength: nil, phy: nil, encrypted: false, lastActivityUs: record.timestampUs,
             transactions: [], transactionTotals: TransactionTotals(), subscriptions: [],
-            crcInit: nil, valueCounts: [:], discovery: nil)
+            crcInit: nil, valueCounts: [], discovery: nil)
         if let previous = live[link] {
             // A new connection on a handle still open: the end was not captured.
             previous.connection.endUs = previous.connection.lastActivityUs

@@ -24,7 +24,7 @@ extension SessionAnalyzer {
             role: .unknown, createUs: nil, startUs: record.timestampUs, startRecord: record.index, endUs: nil,
             endRecord: nil, disconnectReason: nil, initiator: nil, completeEvent: "none (connected before the capture)",
             parameters: [], mtu: 23, dataLength: nil, phy: nil, encrypted: false, lastActivityUs: record.timestampUs,
-            transactions: [], transactionTotals: TransactionTotals(), subscriptions: [], crcInit: nil, valueCounts: [:],
+            transactions: [], transactionTotals: TransactionTotals(), subscriptions: [], crcInit: nil, valueCounts: [],
             discovery: nil)
         connection.startedBeforeCapture = true
         let conn = LiveConnection(connection: connection, slot: nil)
@@ -89,7 +89,7 @@ extension SessionAnalyzer {
                 disconnectReason: nil, initiator: nil, completeEvent: "Connection Complete", parameters: [], mtu: 23,
                 dataLength: nil, phy: nil, encrypted: complete.encryptionEnabled != 0, lastActivityUs: record.timestampUs,
                 transactions: [], transactionTotals: TransactionTotals(), subscriptions: [], crcInit: nil,
-                valueCounts: [:], discovery: nil)
+                valueCounts: [], discovery: nil)
             connection.transport = .brEdr
             if let previous = live[link] {
                 // A new connection on a handle still open: the end was not captured.

@@ -81,11 +81,11 @@ struct CompactStateTests {
             role: .unknown, createUs: nil, startUs: 0, startRecord: 0, endUs: nil, endRecord: nil, disconnectReason: nil,
             initiator: nil, completeEvent: "", parameters: [], mtu: 23, dataLength: nil, phy: nil, encrypted: false,
             lastActivityUs: 0, transactions: [], transactionTotals: TransactionTotals(), subscriptions: [], crcInit: nil,
-            valueCounts: [:], discovery: nil), slot: nil)
+            valueCounts: [], discovery: nil), slot: nil)
     }
 
-    /// Value counts kept in the short list and, past it, in the connection's dictionary add up
-    /// to the same totals once the connection ends.
+    /// Value counts kept in the short list and, past it, in the live connection's dictionary
+    /// reach the ended connection as one list in key order.
     @Test func valueCountsListThenDictionaryMergeWhenTheLinkEnds() {
         let conn = connection(on: .hci(adapter: nil, handle: 1))
         let handles = (0..<UInt16(FewKeys<ValueCountKey, Int>.maxListed + 4)).map { 0x10 + $0 }
@@ -94,11 +94,13 @@ struct CompactStateTests {
         }
         conn.countValue(opcode: 0x52, handle: 0x10)
         let counts = conn.ended().valueCounts
-        #expect(counts.count == handles.count + 1)
-        #expect(handles.allSatisfy { counts[ValueCountKey(opcode: 0x1B, handle: $0)] == 3 })
-        #expect(counts[ValueCountKey(opcode: 0x52, handle: 0x10)] == 1)
+        let expected = [(ValueCountKey(opcode: 0x1B, handle: 0x10), 3), (ValueCountKey(opcode: 0x52, handle: 0x10), 1)]
+            + handles.dropFirst().map { (ValueCountKey(opcode: 0x1B, handle: $0), 3) }
+        #expect(counts.map(\.key) == expected.map(\.0))
+        #expect(counts.map(\.value) == expected.map(\.1))
         // Ending again adds nothing: the list was merged once.
-        #expect(conn.ended().valueCounts == counts)
+        #expect(conn.ended().valueCounts.map(\.key) == counts.map(\.key))
+        #expect(conn.ended().valueCounts.map(\.value) == counts.map(\.value))
     }
 
     /// Transaction totals counted while the link is up reach the connection when it ends, their
@@ -114,11 +116,11 @@ struct CompactStateTests {
             }
         }
         let totals = conn.ended().transactionTotals.byKey
-        #expect(totals.count == keys.count)
-        for (index, key) in keys.enumerated() {
-            #expect(totals[key]?.count == 3)
-            #expect(totals[key]?.latencies.median == 20 + Int64(index))
-            #expect(totals[key]?.latencies.count == 3)
+        #expect(totals.map(\.key) == keys)
+        for (index, (_, aggregate)) in totals.enumerated() {
+            #expect(aggregate.count == 3)
+            #expect(aggregate.latencies.median == 20 + Int64(index))
+            #expect(aggregate.latencies.count == 3)
         }
     }
 

@@ -84,7 +84,7 @@ struct RealLinkTests {
         // Its partial GATT database, learned from the discovery in the capture.
         #expect(c.gatt.filter { $0.kind == .service }.map(\.uuid.description) == ["1800", "180A", "FF00"])
         #expect(report.stats.attPDUs.values.reduce(0, +) == 120)
-        let totals = c.transactionTotals.byKey.values
+        let totals = c.transactionTotals.byKey.map(\.value)
         #expect(totals.reduce(0) { $0 + $1.errors + $1.discoveryEnds } == 8)
     }
 }

@@ -136,7 +136,7 @@ struct RealCaptureSessionTests {
         #expect(report.connections.map(\.dangling) == [true])
         #expect(report.failures.isEmpty)
         #expect(report.notices.map(\.kind) == [.danglingConnection])
-        #expect(report.connections[0].transactionTotals.byKey.values.reduce(0) { $0 + $1.count } == 306)
+        #expect(report.connections[0].transactionTotals.byKey.map(\.value).reduce(0) { $0 + $1.count } == 306)
     }
 
     @Test(arguments: SharedCaptures.realCaptures().map(\.file).filter { $0 != "sardark_btsnooz_hci.log" })

@@ -147,7 +147,7 @@ struct StateMachineTests {
         let report = analyze(s.records).report
         #expect(report.failures.map(\.kind) == [.attError])
         #expect(report.failures[0].summary == "Write Request to Battery Level (2A19) failed: Write Not Permitted (0x03)")
-        let totals = report.connections[0].transactionTotals.byKey.values
+        let totals = report.connections[0].transactionTotals.byKey.map(\.value)
         #expect(totals.reduce(0) { $0 + $1.discoveryEnds } == 3)
         #expect(totals.reduce(0) { $0 + $1.errors } == 1)
     }
@@ -216,7 +216,7 @@ struct StateMachineTests {
         s.att(handle: handle, .received, [0x13])                       // Write Response
         s.att(handle: handle, .received, [0x0B, 0x07])                 // a Read Response nobody asked for
         let connection = analyze(s.records, options: SessionOptions(transactions: listing)).report.connections[0]
-        #expect(connection.transactionTotals.byKey.keys.map(\.opcode) == [0x12])
+        #expect(connection.transactionTotals.byKey.map(\.key.opcode) == [0x12])
         #expect(connection.valueCounts.map { [$0.key.opcode: $0.value] } == [[0x1B: 1]])
         if listing == .all {
             #expect(connection.notifications.map(\.value) == [[0x41, 0x42]])
