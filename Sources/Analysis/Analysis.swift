@@ -99,7 +99,7 @@ extension Analysis {
     /// The frames in the order they started, those that started together in the order they came
     /// (sessions of concurrent links emit them interleaved). Their order is sorted as indices and
     /// applied in place, by swaps along each cycle of the permutation: the listing is the largest
-    /// list the report holds at its end, and sorted as values it lay in memory three times over.
+    /// list the report holds at its end, and sorted as values it would lie in memory three times.
     static func inStartOrder(_ frames: consuming [VendorFrame]) -> [VendorFrame] {
         var frames = frames
         // order[i]: where the frame that goes to position i is now.

@@ -35,6 +35,7 @@ struct VendorCollector: VendorEventSink {
     /// The command of the latest frame that did not go well, for the failure that follows it.
     private var lastFailedName: String?
 
+    /// The listed frames, moved out.
     mutating func takeFrames() -> [VendorFrame] {
         let taken = frames
         frames = []

@@ -64,8 +64,8 @@ public struct VendorLayer {
     /// The devices of the open connections (`SessionEvent.device`).
     private var connectionDevices: [ConnectionID: ConnectionDevice] = [:]
     /// `verify`'s rows, in the order their links ended: a list, as each is written once and read
-    /// in key order at the end (`takeTotals`), where a dictionary of one row per connection,
-    /// direction and characteristic is about twice the size and four times it while it grows.
+    /// in key order at the end (`takeTotals`); a dictionary of a row per connection, direction and
+    /// characteristic would take about twice the memory, and more while it grows.
     private var totals: [(key: VendorTotalsKey, value: VendorTotals)] = []
     /// The sessions' frames and failures, counted and listed.
     private var collector: VendorCollector
