@@ -123,10 +123,10 @@ struct VendorCommandRun {
             }
             let span = lastUs > first.timeUs ? " over " + TimelineFormat.duration(lastUs - first.timeUs) : ""
             var event = first.event
-            event.summary = "\(count) more commands\(span): " + parts.joined(separator: "; ")
             event.outcome = .ok
             event.latencyUs = nil
-            event.run = VendorCommandEvent.Run(endUs: lastUs, count: count, failed: count - fine)
+            event.run = VendorCommandEvent.Run(endUs: lastUs, count: count, failed: count - fine,
+                                               summary: "\(count) more commands\(span): " + parts.joined(separator: "; "))
             return event
         }
 
@@ -174,19 +174,9 @@ extension VendorCommand {
         problem = frame.problem
     }
 
-    /// The command's line: `UNLOCK (0x10) seq 0x5A ok in 40 ms`.
+    /// The command's line, its text made when it is read (`VendorCommandEvent.summary`).
     var event: VendorCommandEvent {
-        let name = name.text
-        var summary = name + (sequence.map { " seq \(Hex.code($0))" } ?? "")
-        switch outcome {
-        case .ok: summary += latencyUs.map { " ok in \($0 / 1000) ms" } ?? " ok"
-        case .failed: summary += " failed" + (problem.map { ": \($0)" } ?? "")
-        case .noResponse: summary += " got no response"
-        case .crcMismatch: summary += ": checksum mismatch"
-        case .malformed: summary += ": malformed" + (problem.map { " (\($0))" } ?? "")
-        case .unsolicited: summary += ": unsolicited"
-        }
-        return VendorCommandEvent(timeUs: timeUs, record: record, connectionID: connection, deviceID: device, name: name,
-                                  outcome: outcome, latencyUs: latencyUs, summary: summary)
+        VendorCommandEvent(timeUs: timeUs, record: record, connectionID: connection, deviceID: device, name: name.text,
+                           outcome: outcome, sequence: sequence, latencyUs: latencyUs, problem: problem)
     }
 }

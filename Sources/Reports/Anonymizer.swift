@@ -104,9 +104,14 @@ public struct Anonymizer: Sendable {
         }
         out.report.failures = analysis.report.failures.map(scrubbed)
         out.report.notices = analysis.report.notices.map(scrubbed)
+        // A command's line is made of these parts when it is read (`VendorCommandEvent.summary`).
         out.vendorCommands = analysis.vendorCommands.map { command in
             var command = command
-            command.summary = scrub(command.summary)
+            command.name = scrub(command.name)
+            command.problem = command.problem.map(scrub)
+            command.run = command.run.map {
+                VendorCommandEvent.Run(endUs: $0.endUs, count: $0.count, failed: $0.failed, summary: scrub($0.summary))
+            }
             return command
         }
         return out

@@ -186,21 +186,21 @@ struct TimelineTests {
         let start = analysis.report.stats.firstTimeUs ?? 0
         analysis.vendorCommands = [
             VendorCommandEvent(timeUs: start + 1_000_000, record: 60, connectionID: ConnectionID(number: 1), deviceID: DeviceID(number: 1), name: "UNLOCK (0x10)",
-                               outcome: .ok, latencyUs: 40_000, summary: "UNLOCK seq 0x5A ok in 40 ms"),
+                               outcome: .ok, sequence: 0x5A, latencyUs: 40_000),
             VendorCommandEvent(timeUs: start + 1_100_000, record: 70, connectionID: ConnectionID(number: 1), deviceID: nil, name: "LOCK (0x11)",
-                               outcome: .failed, latencyUs: 41_000, summary: "LOCK seq 0x5B failed: status 0x03"),
+                               outcome: .failed, sequence: 0x5B, latencyUs: 41_000, problem: "status 0x03"),
         ]
         let text = TimelineText(style: Style(enabled: true)).render(analysis, timeline: Timeline(analysis))
-        #expect(text.contains("    +1.000000  C1    vendor UNLOCK seq 0x5A ok in 40 ms\n"))
-        #expect(text.contains("    +1.100000  C1  \u{1B}[31m✗\u{1B}[0m \u{1B}[31mvendor-status-failure: vendor LOCK seq 0x5B failed: status 0x03\u{1B}[0m\n"))
+        #expect(text.contains("    +1.000000  C1    vendor UNLOCK (0x10) seq 0x5A ok in 40 ms\n"))
+        #expect(text.contains("    +1.100000  C1  \u{1B}[31m✗\u{1B}[0m \u{1B}[31mvendor-status-failure: vendor LOCK (0x11) seq 0x5B failed: status 0x03\u{1B}[0m\n"))
         // When the profile reports the failure itself, that line (with its reason) replaces the command's.
         analysis.report.failures.append(Failure(kind: .vendorStatusFailure, timeUs: start + 1_141_000, record: nil,
                                                 deviceID: DeviceID(number: 1), connectionID: ConnectionID(number: 1), summary: "response LOCK (0x91) seq 91: status 0x03"))
         let told = TimelineText(style: Style(enabled: false)).render(analysis, timeline: Timeline(analysis))
-        #expect(!told.contains("vendor LOCK seq 0x5B"))
+        #expect(!told.contains("vendor LOCK (0x11) seq 0x5B"))
         #expect(told.contains("    +1.141000  C1  ✗ vendor-status-failure: response LOCK (0x91) seq 91: status 0x03\n"))
         let html = HTMLReport.render(analysis, timeline: Timeline(analysis), commandLine: "bledecode x")
-        #expect(html.contains("C1 vendor UNLOCK seq 0x5A ok in 40 ms"))
+        #expect(html.contains("C1 vendor UNLOCK (0x10) seq 0x5A ok in 40 ms"))
     }
 
     /// The closing line, and the Markdown and HTML reports' facts, name what was only counted:

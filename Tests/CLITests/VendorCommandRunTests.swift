@@ -53,6 +53,25 @@ struct VendorCommandRunTests {
         #expect(long.suffix(5).map(\.record) == [9_960, 9_970, 9_980, 9_990, 10_000])
     }
 
+    /// Each outcome's line, made from the command's parts when it is read.
+    @Test(arguments: [
+        (VendorCommandEvent.Outcome.ok, Int64?(53_000), String?.none, "GET_INFO (0x01) seq 0x07 ok in 53 ms"),
+        (.ok, nil, nil, "GET_INFO (0x01) seq 0x07 ok"),
+        (.failed, nil, "status 0x03", "GET_INFO (0x01) seq 0x07 failed: status 0x03"),
+        (.failed, nil, nil, "GET_INFO (0x01) seq 0x07 failed"),
+        (.noResponse, nil, nil, "GET_INFO (0x01) seq 0x07 got no response"),
+        (.crcMismatch, nil, nil, "GET_INFO (0x01) seq 0x07: checksum mismatch"),
+        (.malformed, nil, "2 bytes, shorter than the header", "GET_INFO (0x01) seq 0x07: malformed (2 bytes, shorter than the header)"),
+        (.unsolicited, nil, nil, "GET_INFO (0x01) seq 0x07: unsolicited"),
+    ])
+    func eachOutcomeHasItsLine(outcome: VendorCommandEvent.Outcome, latencyUs: Int64?, problem: String?, line: String) {
+        var event = VendorCommandEvent(timeUs: 0, record: 1, connectionID: ConnectionID(number: 1), deviceID: nil, name: "GET_INFO (0x01)",
+                                       outcome: outcome, sequence: 7, latencyUs: latencyUs, problem: problem)
+        #expect(event.summary == line)
+        event.sequence = nil
+        #expect(event.summary == line.replacingOccurrences(of: " seq 0x07", with: ""))
+    }
+
     @Test func aFailedCommandPastTheCapIsCountedInTheSummaryAndEndsItsLastCommands() throws {
         // 1–5 listed; 6–8 were the run's last commands until 9 failed unlisted: the summary takes
         // 6–9, and 10–12 are the last ones.
