@@ -76,7 +76,9 @@ final class LiveConnection {
         return indication ? bearerPending[i].indications.remove(direction) : bearerPending[i].requests.remove(direction)
     }
 
-    func setPending(_ request: PendingRequest, _ direction: Direction, bearer cid: UInt16, indication: Bool) {
+    /// `request` is taken, not lent: it is stored, and a lent one would be copied in (a retain of
+    /// each of its references, once per ATT request).
+    func setPending(_ request: consuming PendingRequest, _ direction: Direction, bearer cid: UInt16, indication: Bool) {
         if cid == 0 {
             if indication { pendingIndications[direction] = request } else { pending[direction] = request }
             return
