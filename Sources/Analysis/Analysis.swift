@@ -158,6 +158,7 @@ public struct VendorCommandEvent: Sendable {
     public var record: Int
     public var connectionID: ConnectionID
     public var deviceID: DeviceID?
+    /// Declared here, its one byte fits after `deviceID`'s (an optional's tag leaves 7 bytes free).
     public var outcome: Outcome
     /// `UNLOCK (0x10)`.
     public var name: String
