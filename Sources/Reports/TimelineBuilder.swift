@@ -406,9 +406,10 @@ extension Timeline {
             errors[handle, default: 0] += aggregate.errors + aggregate.unanswered
         }
         // Write Commands are counted as transactions too (no response expected): once is enough.
-        let counted = Set(connection.transactionTotals.byKey.map { "\($0.key.opcode) \($0.key.handle ?? 0)" })
-        for (key, count) in connection.valueCounts
-        where !counted.contains("\(key.opcode) \(key.handle)") {
+        let counted = Set(connection.transactionTotals.byKey.map {
+            ValueCountKey(opcode: $0.key.opcode, handle: $0.key.handle ?? 0)
+        })
+        for (key, count) in connection.valueCounts where !counted.contains(key) {
             parts[key.handle, default: []].append("\(ATTOpcode(rawValue: key.opcode).name) ×\(count)")
         }
         var events = parts.keys.sorted().map { handle in

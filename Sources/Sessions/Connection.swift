@@ -118,6 +118,12 @@ public struct ConnectionParameters: Sendable, Equatable {
 public struct ValueCountKey: Hashable, Sendable, Comparable {
     public var opcode: UInt8
     public var handle: UInt16
+
+    public init(opcode: UInt8, handle: UInt16) {
+        self.opcode = opcode
+        self.handle = handle
+    }
+
     public static func < (a: Self, b: Self) -> Bool { (a.handle, a.opcode) < (b.handle, b.opcode) }
 }
 
