@@ -133,8 +133,7 @@ struct CLIReport {
 
     static func run(capture: URL, profile: URL) throws -> CLIReport {
         let arguments = ["report", capture.path, "--profile", profile.path]
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("bledecode")
+        let executable = buildFolder.appendingPathComponent("bledecode")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -155,3 +154,17 @@ struct CLIReport {
         return CLIReport(commandLine: (["bledecode"] + arguments).joined(separator: " "), json: json)
     }
 }
+
+/// Where `swift build` put the products. On macOS `swift test` runs the tests in a helper of the
+/// toolchain (xctest, swiftpm-testing-helper) that loads the test bundle from there; on Linux the
+/// tests are an executable there.
+private var buildFolder: URL {
+    #if os(macOS)
+    Bundle(for: BuildFolderMarker.self).bundleURL.deletingLastPathComponent()
+    #else
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    #endif
+}
+
+/// A class of the test bundle, for `Bundle(for:)`.
+private final class BuildFolderMarker {}

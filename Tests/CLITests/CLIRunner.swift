@@ -2,6 +2,9 @@ import AnalyzerTestSupport
 import Foundation
 import Testing
 
+/// A class of the test bundle, for `Bundle(for:)`.
+private final class BuildFolderMarker {}
+
 /// Runs the built `bledecode` executable (next to the test bundle in the build folder).
 struct CLIRun {
     var status: Int32
@@ -10,8 +13,18 @@ struct CLIRun {
 }
 
 enum CLI {
-    static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        .appendingPathComponent("bledecode").path
+    static let executable = buildFolder.appendingPathComponent("bledecode").path
+
+    /// Where `swift build` put the products. On macOS `swift test` runs the tests in a helper of
+    /// the toolchain (xctest, swiftpm-testing-helper) that loads the test bundle from there; on
+    /// Linux the tests are an executable there.
+    static var buildFolder: URL {
+        #if os(macOS)
+        Bundle(for: BuildFolderMarker.self).bundleURL.deletingLastPathComponent()
+        #else
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        #endif
+    }
 
     static func run(_ arguments: [String], stdin: Data? = nil, executable: String = CLI.executable) throws -> CLIRun {
         let process = Process()
