@@ -6,9 +6,17 @@ import PackageDescription
 /// Analysis ← Reports ← BLEDecode (the library product) | bledecode.
 /// No unsafe flags, so that the package can be a versioned dependency: the release build's speed
 /// settings are scripts/release-build's.
+
+/// libpcap reads pcap and pcapng on the platforms that have it; the iOS SDK has none, and there
+/// those two formats are refused with an error (Sources/CaptureFormats/Pcap/PcapFile.swift).
+/// `BLEDECODE_WITHOUT_LIBPCAP=1` builds without it anywhere, which is how CI checks that build on
+/// Linux (scripts/check-without-libpcap).
+let libpcap: [Target.Dependency] = Context.environment["BLEDECODE_WITHOUT_LIBPCAP"] == "1"
+    ? [] : [.target(name: "CPcap", condition: .when(platforms: [.macOS, .linux]))]
+
 let package = Package(
     name: "bledecode",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "bledecode", targets: ["BLEDecodeCLI"]),
         .library(name: "BLEDecode", targets: ["BLEDecode"]),
@@ -22,7 +30,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "BLEBase"),
         .target(name: "AssignedNumbers", dependencies: ["BLEBase"]),
-        .target(name: "CaptureFormats", dependencies: ["BLEBase", "CPcap", "CZlib"]),
+        .target(name: "CaptureFormats", dependencies: ["BLEBase", "CZlib"] + libpcap),
         .target(name: "HCI", dependencies: ["BLEBase", "AssignedNumbers"]),
         .target(name: "LinkLayer", dependencies: ["BLEBase", "AssignedNumbers"]),
         .target(name: "L2CAP", dependencies: ["BLEBase"]),

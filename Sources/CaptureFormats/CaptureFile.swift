@@ -26,11 +26,11 @@ public enum CaptureFile {
         case .btsnoop:
             return try BtsnoopReader(input: input, path: name, compressed: compressed)
         case .pcap(let bigEndian):
-            return try PcapReader(path: name, input: input, container: .pcap, bigEndian: bigEndian,
-                                  compressed: compressed, spool: compressed || path == "-")
+            return try PcapFile.open(path: name, input: input, container: .pcap, bigEndian: bigEndian,
+                                     compressed: compressed, spool: compressed || path == "-")
         case .pcapng:
-            return try PcapReader(path: name, input: input, container: .pcapng, bigEndian: false,
-                                  compressed: compressed, spool: compressed || path == "-")
+            return try PcapFile.open(path: name, input: input, container: .pcapng, bigEndian: false,
+                                     compressed: compressed, spool: compressed || path == "-")
         case .packetLogger(let bigEndian):
             return PacketLoggerReader(input: input, path: name, bigEndian: bigEndian, compressed: compressed)
         case .zip:

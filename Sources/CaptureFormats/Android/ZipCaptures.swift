@@ -43,11 +43,11 @@ extension AndroidBugreport {
         case .btsnoop:
             inner = try BtsnoopReader(input: first.input, path: name, compressed: compressed || first.gzip)
         case .pcap(let bigEndian):
-            inner = try PcapReader(path: name, input: first.input, container: .pcap, bigEndian: bigEndian,
-                                   compressed: compressed || first.gzip, spool: true)
+            inner = try PcapFile.open(path: name, input: first.input, container: .pcap, bigEndian: bigEndian,
+                                      compressed: compressed || first.gzip, spool: true)
         case .pcapng:
-            inner = try PcapReader(path: name, input: first.input, container: .pcapng, bigEndian: false,
-                                   compressed: compressed || first.gzip, spool: true)
+            inner = try PcapFile.open(path: name, input: first.input, container: .pcapng, bigEndian: false,
+                                      compressed: compressed || first.gzip, spool: true)
         case .packetLogger(let bigEndian):
             inner = PacketLoggerReader(input: first.input, path: name, bigEndian: bigEndian,
                                        compressed: compressed || first.gzip)

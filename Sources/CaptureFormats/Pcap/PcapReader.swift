@@ -1,3 +1,4 @@
+#if canImport(CPcap)
 import BLEBase
 import CPcap
 #if canImport(Glibc)
@@ -300,3 +301,4 @@ final class PcapReader: RecordBatchReader {
         log.finish(cutRecords: cutRecords, sourceError: nil)
     }
 }
+#endif
