@@ -34,6 +34,15 @@ struct LibraryExampleTests {
         #expect(lines[0] == "3 3 7 12")
     }
 
+    /// docs/library.md shows what the example prints: it must be what it prints.
+    @Test func docsShowWhatTheExamplePrints() throws {
+        let lines = try Self.example(capture: Self.capture, profileURL: Self.profileURL)
+        let docs = try String(contentsOf: Self.root.appendingPathComponent("docs/library.md"), encoding: .utf8)
+        let start = try #require(docs.range(of: "it prints\n\n```\n"))
+        let end = try #require(docs[start.upperBound...].range(of: "\n```\n"))
+        #expect(docs[start.upperBound..<end.lowerBound].split(separator: "\n").map(String.init) == lines)
+    }
+
     @Test func jsonEqualsTheCLIReport() throws {
         let profile = try VendorProfile(contentsOf: Self.profileURL)
         let report = try CaptureAnalysis.analyze(Self.capture, profiles: [profile])
