@@ -1,12 +1,6 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// One library per layer; dependencies point down only:
-/// BLEBase ← CaptureFormats ← HCI | LinkLayer ← L2CAP ← ATT ← PacketDecoding ← Sessions ← VendorDecoding ←
-/// Analysis ← Reports ← BLEDecode (the library product) | bledecode.
-/// No unsafe flags, so that the package can be a versioned dependency: the release build's speed
-/// settings are scripts/release-build's.
-
 /// libpcap reads pcap and pcapng on the platforms that have it; the iOS SDK has none, and there
 /// those two formats are refused with an error (Sources/CaptureFormats/Pcap/PcapFile.swift).
 /// `BLEDECODE_WITHOUT_LIBPCAP=1` builds without it anywhere, which is how CI checks that build on
@@ -14,6 +8,11 @@ import PackageDescription
 let libpcap: [Target.Dependency] = Context.environment["BLEDECODE_WITHOUT_LIBPCAP"] == "1"
     ? [] : [.target(name: "CPcap", condition: .when(platforms: [.macOS, .linux]))]
 
+/// One library per layer; dependencies point down only:
+/// BLEBase ← CaptureFormats ← HCI | LinkLayer ← L2CAP ← ATT ← PacketDecoding ← Sessions ← VendorDecoding ←
+/// Analysis ← Reports ← BLEDecode (the library product) | bledecode.
+/// No unsafe flags, so that the package can be a versioned dependency: the release build's speed
+/// settings are scripts/release-build's.
 let package = Package(
     name: "bledecode",
     platforms: [.macOS(.v14), .iOS(.v17)],
