@@ -38,7 +38,8 @@ public enum CaptureAnalysis {
     ///
     /// Damage inside the capture does not throw: reading goes on past it and the report's
     /// `warnings` name the record and byte offset (`readToEnd` is false when the file was read only
-    /// in part). Throws `BLEDecodeError` when the file cannot be opened or is not a capture.
+    /// in part). Throws `BLEDecodeError` when the file cannot be opened or is not a capture, and
+    /// for pcap and pcapng where the build has no libpcap (iOS).
     public static func analyze(_ capture: URL, profiles: [VendorProfile] = [], options: Options = Options()) throws -> CaptureReport {
         let reader: any RecordReader
         do {
