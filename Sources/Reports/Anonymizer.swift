@@ -34,6 +34,10 @@ public struct Anonymizer: Sendable {
         }
         for connection in report.connections {
             if let peer = connection.peerAddress { pseudonym(for: peer, random: connection.peerAddressType?.isRandom ?? false) }
+            // Over the air the central is named too (CONNECT_IND's InitA), often a phone seen nowhere else.
+            if let central = connection.centralAddress {
+                pseudonym(for: central, random: connection.centralAddressType?.isRandom ?? false)
+            }
         }
         for attempt in report.attempts { if let peer = attempt.peerAddress { pseudonym(for: peer, random: false) } }
         var texts: [(String, String)] = []
@@ -89,6 +93,7 @@ public struct Anonymizer: Sendable {
         out.report.connections = analysis.report.connections.map { connection in
             var connection = connection
             connection.peerAddress = connection.peerAddress.map(address)
+            connection.centralAddress = connection.centralAddress.map(address)
             return connection
         }
         out.report.attempts = analysis.report.attempts.map { attempt in

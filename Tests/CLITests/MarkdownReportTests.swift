@@ -75,6 +75,27 @@ struct AnonymizeTests {
         #expect(scrubbed[1].run?.count == 12 && scrubbed[1].run?.endUs == 2_000_000)
     }
 
+    /// Over the air the timeline names the central (CONNECT_IND's InitA) beside the peripheral;
+    /// both get pseudonyms, in the text and the page alike.
+    @Test(arguments: ["text", "html"])
+    func anAirCapturesCentralIsAPseudonym(format: String) throws {
+        var s = AirScenario()
+        s.advertise(BluetoothAddress("D1:5C:F0:EE:02:8F")!)
+        s.connectInd(initA: BluetoothAddress("4A:11:22:33:44:55")!, advA: BluetoothAddress("D1:5C:F0:EE:02:8F")!,
+                     accessAddress: 0x5065_4BD1)
+        s.wait(ms: 2)
+        s.empty(0x5065_4BD1, .central)
+        s.empty(0x5065_4BD1, .peripheral)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-air-\(UUID().uuidString).pcap")
+        try Data(s.pcap).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let plain = try CLI.run([url.path, "--format", format])
+        #expect(plain.stdout.contains("4A:11:22:33:44:55"))
+        let run = try CLI.run([url.path, "--anonymize", "--format", format])
+        #expect(!run.stdout.contains("4A:11:22:33:44:55") && !run.stdout.contains("D1:5C:F0:EE:02:8F"))
+        #expect(run.stdout.contains("central 00:00:00:00:00:02 (public) → peripheral 00:00:00:00:00:01 (public)"))
+    }
+
     @Test func textAndSummariesAgreeAndTheMapIsWritten() throws {
         let map = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-map-\(getpid()).json").path
         defer { try? FileManager.default.removeItem(atPath: map) }
