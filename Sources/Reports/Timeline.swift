@@ -27,6 +27,8 @@ public struct TimelineEvent: Sendable {
     public enum Kind: String, Sendable {
         case advertising, addressChange = "address-change", attempt, connected, parameters, discovery, subscription,
              traffic, vendorCommand = "vendor-command", disconnected, failure, notice, security
+        /// Over the air, a device that was the central of a link its peripheral's lane tells.
+        case central
     }
 
     /// How a line stands out: failures red, warnings (things left open, worth a look) yellow;

@@ -34,6 +34,9 @@ public struct TimelineBuilder {
     private var failures: [DeviceID: [Int]] = [:]
     private var notices: [DeviceID: [Int]] = [:]
     private var failureRuns: [DeviceID: [Int]] = [:]
+    /// Links over the air whose central (CONNECT_IND's InitA) is a device of the capture, by that
+    /// device: a phone that also advertised, or one its SMP identity names.
+    private var centralOf: [DeviceID: [Int]] = [:]
     private let gattByDevice: [DeviceID: [GATTAttribute]]
     private let lostLinks: Set<ConnectionID>
 
@@ -62,6 +65,13 @@ public struct TimelineBuilder {
             place(index, device: connection.deviceID, in: &connections) { [lostLinks] in
                 Timeline.connectionEvents(connection, gatt: connection.gatt, lost: lostLinks.contains(connection.id))
             }
+        }
+        let deviceOfAddress = Dictionary(report.devices.flatMap { device in device.addresses.map { ($0.address, device.id) } },
+                                         uniquingKeysWith: { first, _ in first })
+        for (index, connection) in report.connections.enumerated() {
+            guard let central = connection.centralAddress.flatMap({ deviceOfAddress[$0] }), central != connection.deviceID
+            else { continue }
+            centralOf[central, default: []].append(index)
         }
         // A background attempt cancelled after a long wait is told by its warning.
         for (index, attempt) in report.attempts.enumerated() where attempt.outcome == .cancelled
@@ -123,6 +133,7 @@ public struct TimelineBuilder {
             let connection = report.connections[index]
             events += Timeline.connectionEvents(connection, gatt: gatt, lost: lostLinks.contains(connection.id))
         }
+        for index in centralOf[device.id] ?? [] { events.append(centralEvent(report.connections[index])) }
         for index in cancelledAttempts[device.id] ?? [] { events.append(Self.cancelledEvent(report.attempts[index])) }
         for index in commands[device.id] ?? [] { events.append(Timeline.vendorEvent(analysis.vendorCommands[index])) }
         for index in failures[device.id] ?? [] { events.append(Timeline.failureEvent(report.failures[index])) }
@@ -132,6 +143,15 @@ public struct TimelineBuilder {
         return TimelineLane(device: device, title: TimelineFormat.title(device), events: Self.ordered(events))
     }
 
+
+    /// The central's side of a link told in its peripheral's lane: one line pointing there.
+    private func centralEvent(_ connection: Connection) -> TimelineEvent {
+        let peripheral = connection.deviceID.flatMap { id in analysis.report.devices.first { $0.id == id } }
+        let text = peripheral.map { "connected as central to \(TimelineFormat.title($0)): the link's lines are under \($0.id)" }
+            ?? "connected as central: the link's lines are under Host and capture"
+        return TimelineEvent(kind: .central, timeUs: connection.startUs, connectionID: connection.id, text: text,
+                             records: [connection.startRecord])
+    }
 
     static func cancelledEvent(_ attempt: ConnectionAttempt) -> TimelineEvent {
         let waited = attempt.endUs.map { " after waiting " + TimelineFormat.duration($0 - attempt.createUs) } ?? ""

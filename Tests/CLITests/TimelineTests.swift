@@ -181,6 +181,32 @@ struct TimelineTests {
         #expect(!run.stdout.contains("connected as unknown"))
     }
 
+    /// Over the air the central can be a device of the capture too (a phone that advertised, or
+    /// one its SMP identity names): its lane has a line pointing to the link, so that every
+    /// device the closing line counts is shown.
+    @Test func anAirCentralThatIsADeviceHasALine() throws {
+        let central = BluetoothAddress("C0:11:22:33:44:55")!, peripheral = BluetoothAddress("D1:5C:F0:EE:02:8F")!
+        var s = AirScenario()
+        s.advertise(peripheral, data: [0x05, 0x09] + Array("LOCK".utf8))
+        s.advertise(central)
+        s.connectInd(initA: central, advA: peripheral, accessAddress: 0x5065_4BD1)
+        s.wait(ms: 2)
+        s.empty(0x5065_4BD1, .central)
+        s.empty(0x5065_4BD1, .peripheral)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-air-\(UUID().uuidString).pcap")
+        try Data(s.pcap).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let run = try CLI.run([url.path])
+        #expect(run.stdout.contains("""
+            D2  C0:11:22:33:44:55 (public)
+                +0.000625        advertising: 1 advertisement, RSSI -50 dBm
+                +0.001250  C1    connected as central to D1 "LOCK": the link's lines are under D1
+
+            """))
+        #expect(run.stdout.contains("2 devices, 1 connection"))
+        #expect(!run.stdout.contains("Only advertising"))
+    }
+
     @Test func vendorCommandsShowByNameWithOutcomeAndLatency() throws {
         var analysis = Analysis.run(try CaptureFile.open(SharedCaptures.packageRoot.appendingPathComponent("Samples/demo-lock.btsnoop").path))
         let start = analysis.report.stats.firstTimeUs ?? 0
