@@ -84,6 +84,15 @@ struct BatchCommandTests {
         }
     }
 
+    /// The progress line counts in words that agree with the numbers.
+    @Test func progressLineCounts() throws {
+        let input = try Self.folder(["battery-monitor.btsnoop": try Self.sample("battery-monitor.btsnoop")])
+        defer { try? FileManager.default.removeItem(at: input) }
+        let run = try CLI.run(["batch", input.path, "-o", input.appendingPathComponent("out").path])
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("battery-monitor.btsnoop: ok, 1 device, 1 connection, 0 failures ("))
+    }
+
     @Test(arguments: [
         (["batch", "/nonexistent/captures", "-o", "/tmp/x"], "/nonexistent/captures: no such file or folder"),
         (["batch", "Samples/demo-lock.pcap", "-o", "/tmp/x", "--jobs", "0"], "--jobs must be at least 1"),
