@@ -37,6 +37,8 @@ public struct TimelineBuilder {
     /// Links over the air whose central (CONNECT_IND's InitA) is a device of the capture, by that
     /// device: a phone that also advertised, or one its SMP identity names.
     private var centralOf: [DeviceID: [Int]] = [:]
+    /// The same, the other way: each such link's central device, named in the link's first line.
+    private var centralDevice: [ConnectionID: DeviceID] = [:]
     private let gattByDevice: [DeviceID: [GATTAttribute]]
     private let lostLinks: Set<ConnectionID>
 
@@ -61,17 +63,19 @@ public struct TimelineBuilder {
                 host.append(line)
             }
         }
-        for (index, connection) in report.connections.enumerated() {
-            place(index, device: connection.deviceID, in: &connections) { [lostLinks] in
-                Timeline.connectionEvents(connection, gatt: connection.gatt, lost: lostLinks.contains(connection.id))
-            }
-        }
         let deviceOfAddress = Dictionary(report.devices.flatMap { device in device.addresses.map { ($0.address, device.id) } },
                                          uniquingKeysWith: { first, _ in first })
         for (index, connection) in report.connections.enumerated() {
             guard let central = connection.centralAddress.flatMap({ deviceOfAddress[$0] }), central != connection.deviceID
             else { continue }
             centralOf[central, default: []].append(index)
+            centralDevice[connection.id] = central
+        }
+        for (index, connection) in report.connections.enumerated() {
+            place(index, device: connection.deviceID, in: &connections) { [lostLinks, centralDevice] in
+                Timeline.connectionEvents(connection, gatt: connection.gatt, lost: lostLinks.contains(connection.id),
+                                          central: centralDevice[connection.id])
+            }
         }
         // A background attempt cancelled after a long wait is told by its warning.
         for (index, attempt) in report.attempts.enumerated() where attempt.outcome == .cancelled
@@ -131,7 +135,8 @@ public struct TimelineBuilder {
         let gatt = gattByDevice[device.id] ?? []
         for index in connections[device.id] ?? [] {
             let connection = report.connections[index]
-            events += Timeline.connectionEvents(connection, gatt: gatt, lost: lostLinks.contains(connection.id))
+            events += Timeline.connectionEvents(connection, gatt: gatt, lost: lostLinks.contains(connection.id),
+                                                central: centralDevice[connection.id])
         }
         for index in centralOf[device.id] ?? [] { events.append(centralEvent(report.connections[index])) }
         for index in cancelledAttempts[device.id] ?? [] { events.append(Self.cancelledEvent(report.attempts[index])) }
@@ -253,14 +258,15 @@ extension Timeline {
         return events
     }
 
-    /// `connected: central C0:11:22:33:44:55 (public) → peripheral D1:5C:F0:EE:02:8F (random-static)`.
-    static func airParties(_ connection: Connection) -> String {
+    /// `connected: central C0:11:22:33:44:55 (public) → peripheral D1:5C:F0:EE:02:8F (random-static)`,
+    /// the central's device id before its address when the central is a device of the capture.
+    static func airParties(_ connection: Connection, central: DeviceID?) -> String {
         func party(_ address: BluetoothAddress?, _ type: AddressType?) -> String {
             guard let address else { return "unknown" }
             return type.map { "\(address) (\(AddressKind($0, address).rawValue))" } ?? address.description
         }
         guard connection.createUs != nil else { return "joined on air (no CONNECT_IND captured)" }
-        return "connected: central " + party(connection.centralAddress, connection.centralAddressType)
+        return "connected: central " + (central.map { "\($0) " } ?? "") + party(connection.centralAddress, connection.centralAddressType)
             + " → peripheral " + party(connection.peerAddress, connection.peerAddressType)
     }
 
@@ -274,7 +280,7 @@ extension Timeline {
         }
     }
 
-    static func connectionEvents(_ connection: Connection, gatt: [GATTAttribute], lost: Bool) -> [TimelineEvent] {
+    static func connectionEvents(_ connection: Connection, gatt: [GATTAttribute], lost: Bool, central: DeviceID?) -> [TimelineEvent] {
         let id = connection.id
         var events: [TimelineEvent] = []
         var text: String
@@ -284,7 +290,7 @@ extension Timeline {
         } else if case .air = connection.link {
             // On air there is no local side: CONNECT_IND names the central (InitA) and the
             // peripheral (AdvA, the device this timeline is about).
-            text = airParties(connection)
+            text = airParties(connection, central: central)
             if let create = connection.createUs, connection.startUs > create {
                 text += ", \(TimelineFormat.duration(connection.startUs - create)) after CONNECT_IND"
             }

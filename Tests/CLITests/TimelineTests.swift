@@ -183,7 +183,7 @@ struct TimelineTests {
 
     /// Over the air the central can be a device of the capture too (a phone that advertised, or
     /// one its SMP identity names): its lane has a line pointing to the link, so that every
-    /// device the closing line counts is shown.
+    /// device the closing line counts is shown, and the link's first line names it.
     @Test func anAirCentralThatIsADeviceHasALine() throws {
         let central = BluetoothAddress("C0:11:22:33:44:55")!, peripheral = BluetoothAddress("D1:5C:F0:EE:02:8F")!
         var s = AirScenario()
@@ -203,6 +203,7 @@ struct TimelineTests {
                 +0.001250  C1    connected as central to D1 "LOCK": the link's lines are under D1
 
             """))
+        #expect(run.stdout.contains("C1    connected: central D2 C0:11:22:33:44:55 (public) → peripheral D1:5C:F0:EE:02:8F (public), "))
         #expect(run.stdout.contains("2 devices, 1 connection"))
         #expect(!run.stdout.contains("Only advertising"))
     }
