@@ -1,5 +1,5 @@
-/// Small text pieces timelines show: durations. The vendor command and failure runs the analysis
-/// keeps write them in their summaries; Reports extends it with the renderers' other pieces.
+/// Small text pieces timelines show: durations and counts. The vendor command and failure runs the
+/// analysis keeps write them in their summaries; Reports extends it with the renderers' other pieces.
 public enum TimelineFormat {
     /// `850 µs`, `7.5 ms`, `30 ms`, `1.78 s`, `148 s`.
     public static func duration(_ us: Int64) -> String {
@@ -9,6 +9,11 @@ public enum TimelineFormat {
         if us < 1_000_000 { return "\(us / 1_000) ms" }
         if us < 100_000_000 { return trimmed(Double(us) / 1_000_000, decimals: 2) + " s" }
         return "\(us / 1_000_000) s"
+    }
+
+    /// `1 device`, `3 devices`: a count with its noun, plural but for one.
+    public static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
     public static func trimmed(_ value: Double, decimals: Int) -> String {

@@ -60,7 +60,7 @@ public enum MarkdownReport {
         let info = report.notices.filter { $0.severity == .info }.reduce(0) { $0 + $1.count }
         if !warnings.isEmpty || info > 0 {
             let warned = warnings.reduce(0) { $0 + $1.count }
-            lines += ["", "## Notices (\(warned) warning\(warned == 1 ? "" : "s"), \(info) info)", ""]
+            lines += ["", "## Notices (" + TimelineFormat.counted(warned, "warning") + ", \(info) info)", ""]
             if !warnings.isEmpty {
                 lines += ["| Time | Device | Kind | Summary | Count |", "| --- | --- | --- | --- | --- |"]
                 for notice in warnings {

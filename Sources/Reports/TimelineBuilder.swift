@@ -340,7 +340,7 @@ extension Timeline {
         events += traffic(connection, gatt: gatt, at: spanEnd)
         for use in connection.channels {
             events.append(TimelineEvent(kind: .traffic, timeUs: use.firstUs, endUs: use.lastUs, connectionID: id,
-                                        text: channelText(use) + ": \(use.packets) L2CAP PDU\(use.packets == 1 ? "" : "s"), "
+                                        text: channelText(use) + ": " + TimelineFormat.counted(use.packets, "L2CAP PDU") + ", "
                                             + "\(use.bytes) bytes, not analysed"))
         }
         if let end = connection.endUs, !lost {

@@ -22,7 +22,7 @@ extension TimelineFormat {
         let channels = stats.channelsNotAnalysed
         if !channels.isEmpty {
             let total = channels.reduce(0) { $0 + $1.packets }
-            parts.append("\(total) L2CAP PDU\(total == 1 ? "" : "s") on channels bledecode does not decode ("
+            parts.append(TimelineFormat.counted(total, "L2CAP PDU") + " on channels bledecode does not decode ("
                          + channels.map { "\(Timeline.channelText($0)) \($0.packets)" }.joined(separator: ", ") + ")")
         }
         if stats.l2capWithoutConnection > 0 { parts.append("\(stats.l2capWithoutConnection) L2CAP PDU(s) on links with no connection") }

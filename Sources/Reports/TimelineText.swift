@@ -66,7 +66,7 @@ public struct TimelineText {
         }
         if !advertisingOnly.isEmpty {
             line("")
-            line(style.bold("Only advertising (\(advertisingOnly.count) device\(advertisingOnly.count == 1 ? "" : "s"))"))
+            line(style.bold("Only advertising (" + TimelineFormat.counted(advertisingOnly.count, "device") + ")"))
             advertisingOnly.forEach(line)
         }
         let host = verbose ? host : host.filter { !($0.kind == .notice && $0.severity == .normal) }
@@ -82,7 +82,7 @@ public struct TimelineText {
     /// `312 advertisements in 6 bursts, +35.67…+175.01 s, RSSI -98…-56 dBm`.
     func advertisingSummary(_ device: Device, start: Int64) -> String {
         let bursts = device.addresses.reduce(0) { $0 + $1.bursts.count }
-        var text = "\(device.advertisements) advertisement\(device.advertisements == 1 ? "" : "s")"
+        var text = TimelineFormat.counted(device.advertisements, "advertisement")
         if bursts > 1 { text += " in \(bursts) bursts" }
         if let first = device.firstSeenUs, let last = device.lastSeenUs {
             text += first == last ? ", at " + stamp(first, start: start, previous: start)
@@ -169,11 +169,11 @@ public struct TimelineText {
         let byKind = report.stats.failuresByKind
         let failures = report.stats.failures
         let dangling = report.connections.filter(\.dangling).count
-        func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
-        return counted(report.devices.count, "device") + ", " + counted(report.connections.count, "connection")
+        return TimelineFormat.counted(report.devices.count, "device") + ", "
+            + TimelineFormat.counted(report.connections.count, "connection")
             + (dangling > 0 ? " (\(dangling) still up at the end)" : "")
-            + (report.attempts.isEmpty ? "" : ", " + counted(report.attempts.count, "attempt") + " that did not connect")
-            + ", " + counted(failures, "failure")
+            + (report.attempts.isEmpty ? "" : ", " + TimelineFormat.counted(report.attempts.count, "attempt") + " that did not connect")
+            + ", " + TimelineFormat.counted(failures, "failure")
             + (byKind.isEmpty ? "" : ": " + byKind.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }
                 .joined(separator: ", "))
             + (report.failures.count < failures
@@ -191,7 +191,7 @@ public struct TimelineText {
         var text = ""
         if !warnings.isEmpty {
             let total = warnings.values.reduce(0, +)
-            text += "; \(total) warning\(total == 1 ? "" : "s"): "
+            text += "; " + TimelineFormat.counted(total, "warning") + ": "
                 + warnings.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
         }
         if info > 0 { text += "; \(info) info" + (verbose ? "" : " (-v shows them)") }

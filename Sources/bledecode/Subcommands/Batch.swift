@@ -173,10 +173,9 @@ struct BatchJob: Sendable {
         for diagnostic in analysis.diagnostics { line.string(diagnostic.description) }
         line.endArray()
         line.endObject()
-        func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
         let summary = (written ? (damaged ? "damaged" : "ok") : "report not written")
-            + ", " + counted(report.devices.count, "device") + ", " + counted(report.connections.count, "connection")
-            + ", " + counted(failures, "failure")
+            + ", " + TimelineFormat.counted(report.devices.count, "device") + ", "
+            + TimelineFormat.counted(report.connections.count, "connection") + ", " + TimelineFormat.counted(failures, "failure")
         return BatchResult(job: self, exit: written && !damaged ? 0 : 1, line: line.bytes, summary: summary,
                            elapsedNs: DispatchTime.now().uptimeNanoseconds - started)
     }
