@@ -26,6 +26,15 @@ enum CLI {
         #endif
     }
 
+    /// Writes `capture` to a temporary file named `*.suffix` and gives its path to `body`; the
+    /// file is removed afterwards.
+    static func withCapture<T>(_ capture: [UInt8], suffix: String, _ body: (String) throws -> T) throws -> T {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-\(UUID().uuidString).\(suffix)")
+        try Data(capture).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        return try body(url.path)
+    }
+
     static func run(_ arguments: [String], stdin: Data? = nil, executable: String = CLI.executable) throws -> CLIRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)

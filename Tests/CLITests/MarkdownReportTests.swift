@@ -86,12 +86,10 @@ struct AnonymizeTests {
         s.wait(ms: 2)
         s.empty(0x5065_4BD1, .central)
         s.empty(0x5065_4BD1, .peripheral)
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-air-\(UUID().uuidString).pcap")
-        try Data(s.pcap).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        let plain = try CLI.run([url.path, "--format", format])
+        let (plain, run) = try CLI.withCapture(s.pcap, suffix: "pcap") {
+            (try CLI.run([$0, "--format", format]), try CLI.run([$0, "--anonymize", "--format", format]))
+        }
         #expect(plain.stdout.contains("4A:11:22:33:44:55"))
-        let run = try CLI.run([url.path, "--anonymize", "--format", format])
         #expect(!run.stdout.contains("4A:11:22:33:44:55") && !run.stdout.contains("D1:5C:F0:EE:02:8F"))
         #expect(run.stdout.contains("central 00:00:00:00:00:02 (public) → peripheral 00:00:00:00:00:01 (public)"))
     }

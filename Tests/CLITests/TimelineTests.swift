@@ -170,10 +170,7 @@ struct TimelineTests {
         s.wait(ms: 30)
         s.empty(0x5065_4BD1, .central)
         s.terminate(0x5065_4BD1, .peripheral, reason: 0x13)
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-air-\(UUID().uuidString).pcap")
-        try Data(s.pcap).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        let run = try CLI.run([url.path])
+        let run = try CLI.withCapture(s.pcap, suffix: "pcap") { try CLI.run([$0]) }
         #expect(run.stdout.contains("    +0.000625  C1    connected: central C0:11:22:33:44:55 (public) → peripheral "
                                     + "D1:5C:F0:EE:02:8F (public), access address 0x50654BD1; interval 30 ms, latency 0, "
                                     + "timeout 2 s; MTU 23\n"))
@@ -193,10 +190,7 @@ struct TimelineTests {
         s.wait(ms: 2)
         s.empty(0x5065_4BD1, .central)
         s.empty(0x5065_4BD1, .peripheral)
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-air-\(UUID().uuidString).pcap")
-        try Data(s.pcap).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        let run = try CLI.run([url.path])
+        let run = try CLI.withCapture(s.pcap, suffix: "pcap") { try CLI.run([$0]) }
         #expect(run.stdout.contains("""
             D2  C0:11:22:33:44:55 (public)
                 +0.000625        advertising: 1 advertisement, RSSI -50 dBm
