@@ -8,18 +8,11 @@ import Testing
 struct FailureDocsTests {
     /// The objects of each JSON block under "## Examples", block by block.
     static func examples() throws -> [[[String: Any]]] {
-        let docs = try String(contentsOf: SharedCaptures.packageRoot.appendingPathComponent("docs/failures.md"), encoding: .utf8)
-        let section = try #require(docs.range(of: "## Examples"))
-        var blocks: [[[String: Any]]] = []
-        var rest = docs[section.upperBound...]
-        while let start = rest.range(of: "```json\n"), let end = rest[start.upperBound...].range(of: "\n```") {
-            let objects = try rest[start.upperBound..<end.lowerBound].components(separatedBy: "\n\n").map { text in
+        try DocCodeBlocks("docs/failures.md").blocks("json", after: "## Examples").map { block in
+            try block.lines.joined(separator: "\n").components(separatedBy: "\n\n").map { text in
                 try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
             }
-            blocks.append(objects)
-            rest = rest[end.upperBound...]
         }
-        return blocks
     }
 
     /// The examples that no entry of the report of `arguments` matches field for field.

@@ -5,23 +5,11 @@ import Testing
 /// The outputs the README shows are what bledecode prints for the commands it shows: each line of
 /// an excerpt (`…` stands for lines left out) is a line of the output, in the same order.
 struct ReadmeExampleTests {
-    static func readme() throws -> String {
-        try String(contentsOf: SharedCaptures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    }
-
-    /// The lines of the first plain code block (a fence of three backquotes alone) opened after
-    /// the line holding `marker`, without the `…` lines.
-    static func excerpt(after marker: String, in readme: String) throws -> [String] {
-        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let markerLine = try #require(lines.firstIndex { $0.contains(marker) })
-        var inBlock = false, opening: Int?
-        for (index, line) in lines.enumerated() where line.hasPrefix("```") {
-            if !inBlock, index > markerLine, line == "```" { opening = index; break }
-            inBlock.toggle()
-        }
-        let first = try #require(opening) + 1
-        let end = try #require(lines[first...].firstIndex(of: "```"))
-        return lines[first..<end].filter { $0 != "…" }
+    /// The lines of the first plain code block opened after the line holding `marker`, without
+    /// the `…` lines.
+    static func excerpt(after marker: String) throws -> [String] {
+        let block = try #require(try DocCodeBlocks("README.md").blocks("", after: marker).first)
+        return block.lines.filter { $0 != "…" }
     }
 
     /// The excerpt's lines missing from `output`, or out of its order.
@@ -35,7 +23,7 @@ struct ReadmeExampleTests {
     }
 
     @Test func theTimelineExcerptIsTheSamplesTimeline() throws {
-        let lines = try Self.excerpt(after: "![The terminal timeline of Samples/demo-lock.btsnoop]", in: try Self.readme())
+        let lines = try Self.excerpt(after: "![The terminal timeline of Samples/demo-lock.btsnoop]")
         let run = try CLI.run(["Samples/demo-lock.btsnoop"])
         #expect(run.status == 0)
         #expect(lines.count == 10)
@@ -43,9 +31,8 @@ struct ReadmeExampleTests {
     }
 
     @Test func theVerifyExcerptIsTheSamplesVerify() throws {
-        let readme = try Self.readme()
         let command = "bledecode verify Samples/demo-lock.btsnoop --profile Samples/profiles/demo-lock.yaml"
-        let lines = try Self.excerpt(after: command, in: readme)
+        let lines = try Self.excerpt(after: command)
         let run = try CLI.run(["verify", "Samples/demo-lock.btsnoop", "--profile", "Samples/profiles/demo-lock.yaml"])
         #expect(run.status == 1)
         #expect(lines.count == 6)
