@@ -43,6 +43,21 @@ public enum SampleScenarios {
         return s
     }
 
+    /// The demo lock discovered by the host, then the lock, as a client, discovering the host's
+    /// server (Current Time, 0x1805, at 0x0020–0x0025) and writing its handle 0x0000, which the
+    /// host refuses (Invalid Handle: 0x0000 is never a valid handle, Vol 3 Part F §3.2.2).
+    public static func lockAClientOfTheHost() -> HCIScenario {
+        var s = lockASubscribed()
+        s.att(handle: 0x0040, .received, [0x10, 0x01, 0x00, 0xFF, 0xFF, 0x00, 0x28])
+        s.wait(ms: 2)
+        s.att(handle: 0x0040, .sent, [0x11, 0x06, 0x20, 0x00, 0x25, 0x00, 0x05, 0x18])
+        s.wait(ms: 30)
+        s.att(handle: 0x0040, .received, [0x12, 0x00, 0x00, 0x02, 0x00])
+        s.wait(ms: 1)
+        s.att(handle: 0x0040, .sent, [0x01, 0x12, 0x00, 0x00, 0x01])
+        return s
+    }
+
     /// A phone talking to two demo locks: a failed HCI command, discovery, vendor commands (one
     /// failing, one split over notifications, one unanswered), an ATT error, a cancelled connection
     /// attempt, a supervision timeout, and a connection still up when the capture ends.

@@ -348,6 +348,10 @@ public enum ReportJSON {
         if let discovery = c.discovery {
             w.beginObject(); w.field("startUs", discovery.startUs); w.field("endUs", discovery.endUs); w.endObject()
         } else { w.null() }
+        w.key("otherSideDiscovery")
+        if let discovery = c.otherSideDiscovery {
+            w.beginObject(); w.field("startUs", discovery.startUs); w.field("endUs", discovery.endUs); w.endObject()
+        } else { w.null() }
         w.key("rediscoveries")
         w.beginArray()
         for run in c.rediscoveries {
@@ -361,6 +365,7 @@ public enum ReportJSON {
             w.field("opcode", key.opcode)
             w.field("opcodeName", ATTOpcode(rawValue: key.opcode).name)
             w.field("handle", key.handle)
+            w.field("server", key.server.rawValue)
             w.field("count", count)
             w.endObject()
         }
@@ -379,6 +384,8 @@ public enum ReportJSON {
         w.endArray()
         w.key("gatt")
         w.raw(gattJSON)
+        w.key("otherSideGatt")
+        w.raw(Self.gattJSON(c.otherSideGATT))
         w.key("transactions")
         w.beginArray()
         for t in c.transactions { transaction(t, into: &w) }
@@ -390,6 +397,7 @@ public enum ReportJSON {
             w.field("opcode", key.opcode)
             w.field("opcodeName", ATTOpcode(rawValue: key.opcode).name)
             w.field("handle", optional: key.handle)
+            w.field("server", key.server.rawValue)
             w.field("count", aggregate.count)
             w.field("errors", aggregate.errors)
             w.field("discoveryEnds", aggregate.discoveryEnds)
@@ -479,6 +487,7 @@ public enum ReportJSON {
         w.field("handle", optional: t.handle)
         w.field("attribute", optional: t.attribute)
         w.field("direction", t.direction.rawValue)
+        w.field("server", t.server.rawValue)
         w.field("requestUs", t.requestUs)
         w.field("requestRecord", t.requestRecord)
         w.field("responseUs", optional: t.responseUs)

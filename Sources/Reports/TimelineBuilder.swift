@@ -317,7 +317,20 @@ extension Timeline {
         if let discovery = connection.discovery {
             let services = gatt.filter { $0.kind == .service || $0.kind == .secondaryService }
             let characteristics = gatt.filter { $0.kind == .characteristic }.count
-            let text = "discovery: \(services.count) services, \(characteristics) characteristics in "
+            let text = "discovery: \(TimelineFormat.counted(services.count, "service")), "
+                + "\(TimelineFormat.counted(characteristics, "characteristic")) in "
+                + TimelineFormat.duration(discovery.endUs - discovery.startUs)
+                + (services.isEmpty ? "" : " (" + TimelineFormat.list(services.map { TimelineFormat.name($0.uuid) }) + ")")
+            events.append(TimelineEvent(kind: .discovery, timeUs: discovery.startUs, endUs: discovery.endUs,
+                                        connectionID: id, text: text))
+        }
+        if let discovery = connection.otherSideDiscovery {
+            // The device as a GATT client of the phone (ANCS, the time): not the device's database.
+            let services = connection.otherSideGATT.filter { $0.kind == .service || $0.kind == .secondaryService }
+            let characteristics = connection.otherSideGATT.filter { $0.kind == .characteristic }.count
+            let side: GATTServer = connection.accessAddress != nil ? .central : .host
+            let text = "the device discovered \(side.possessive)GATT server: \(TimelineFormat.counted(services.count, "service")), "
+                + "\(TimelineFormat.counted(characteristics, "characteristic")) in "
                 + TimelineFormat.duration(discovery.endUs - discovery.startUs)
                 + (services.isEmpty ? "" : " (" + TimelineFormat.list(services.map { TimelineFormat.name($0.uuid) }) + ")")
             events.append(TimelineEvent(kind: .discovery, timeUs: discovery.startUs, endUs: discovery.endUs,
@@ -422,28 +435,31 @@ extension Timeline {
     /// One line per characteristic: requests with count, latency and errors; values that need no
     /// answer counted. With `--verbose` the listed transactions appear under it.
     static func traffic(_ connection: Connection, gatt: [GATTAttribute], at timeUs: Int64) -> [TimelineEvent] {
-        var parts: [UInt16: [String]] = [:]
-        var errors: [UInt16: Int] = [:]
+        var parts: [ServedHandle: [String]] = [:]
+        var errors: [ServedHandle: Int] = [:]
         for (key, aggregate) in connection.transactionTotals.byKey {
             guard let handle = key.handle, !discoveryOpcodes.contains(key.opcode) else { continue }
             var part = "\(ATTOpcode(rawValue: key.opcode).name) ×\(aggregate.count)"
             if let median = aggregate.latencies.median { part += " (median \(TimelineFormat.duration(median)))" }
-            parts[handle, default: []].append(part)
-            errors[handle, default: 0] += aggregate.errors + aggregate.unanswered
+            let served = ServedHandle(server: key.server, handle: handle)
+            parts[served, default: []].append(part)
+            errors[served, default: 0] += aggregate.errors + aggregate.unanswered
         }
         // Write Commands are counted as transactions too (no response expected): once is enough.
         let counted = Set(connection.transactionTotals.byKey.map {
-            ValueCountKey(opcode: $0.key.opcode, handle: $0.key.handle ?? 0)
+            ValueCountKey(opcode: $0.key.opcode, handle: $0.key.handle ?? 0, server: $0.key.server)
         })
         for (key, count) in connection.valueCounts where !counted.contains(key) {
-            parts[key.handle, default: []].append("\(ATTOpcode(rawValue: key.opcode).name) ×\(count)")
+            parts[ServedHandle(server: key.server, handle: key.handle), default: []]
+                .append("\(ATTOpcode(rawValue: key.opcode).name) ×\(count)")
         }
-        var events = parts.keys.sorted().map { handle in
-            let failed = errors[handle] ?? 0
-            let text = TimelineFormat.attribute(handle, in: gatt) + ": " + (parts[handle] ?? []).joined(separator: ", ")
-                + (failed > 0 ? ", \(failed) not ok" : "")
-            return TimelineEvent(kind: .traffic, timeUs: timeUs, timed: false, connectionID: connection.id, handles: [handle],
-                                 text: text)
+        var events = parts.keys.sorted().map { served in
+            let failed = errors[served] ?? 0
+            let attribute = served.server == .device ? TimelineFormat.attribute(served.handle, in: gatt)
+                : served.server.possessive + TimelineFormat.attribute(served.handle, in: connection.otherSideGATT)
+            let text = attribute + ": " + (parts[served] ?? []).joined(separator: ", ") + (failed > 0 ? ", \(failed) not ok" : "")
+            return TimelineEvent(kind: .traffic, timeUs: timeUs, timed: false, connectionID: connection.id,
+                                 handles: [served.handle], text: text)
         }
         // The listed transactions under one line, in time order, so that a notification comes
         // after the write that triggered it whatever their characteristics.
@@ -453,15 +469,28 @@ extension Timeline {
             let handles = Array(Set(listed.compactMap(\.handle))).sorted()
             events.append(TimelineEvent(kind: .traffic, timeUs: timeUs, timed: false, connectionID: connection.id,
                                         handles: handles, text: "transactions in time order:",
-                                        details: listed.map { transactionDetail($0, gatt: gatt) }, verboseOnly: true))
+                                        details: listed.map { transactionDetail($0, gatt: gatt, otherSideGATT: connection.otherSideGATT) },
+                                        verboseOnly: true))
         }
         return events
     }
 
+    /// A handle of one side's GATT server: the device's attributes first, then the other side's.
+    struct ServedHandle: Hashable, Comparable {
+        var server: GATTServer
+        var handle: UInt16
+
+        static func < (a: Self, b: Self) -> Bool {
+            a.server != b.server ? a.server < b.server : a.handle < b.handle
+        }
+    }
+
     /// `FFE1: Write Request aa0159… → Write Response in 21 ms`, `Battery Level (2A19): Read
     /// Request → Read Response 57 in 20 ms`, `FFE2: Handle Value Notification aa81…`.
-    static func transactionDetail(_ t: ATTTransaction, gatt: [GATTAttribute] = []) -> TimelineDetail {
-        var text = (t.handle.map { TimelineFormat.attribute($0, in: gatt) + ": " } ?? "") + t.opcode.name
+    static func transactionDetail(_ t: ATTTransaction, gatt: [GATTAttribute] = [], otherSideGATT: [GATTAttribute] = []) -> TimelineDetail {
+        let server = t.server
+        let attribute = t.handle.map { server.possessive + TimelineFormat.attribute($0, in: server == .device ? gatt : otherSideGATT) }
+        var text = (attribute.map { $0 + ": " } ?? "") + t.opcode.name
         if let value = t.value, !value.isEmpty { text += " " + shortHex(value, length: value.count) }
         let severity: TimelineEvent.Severity
         switch t.outcome {

@@ -17,9 +17,12 @@ public struct ATTTransaction: Sendable {
     }
     public var opcode: ATTOpcode
     public var handle: UInt16?
-    /// What `handle` is, resolved from the device's GATT database: `Battery Level (2A19)`.
+    /// What `handle` is, resolved from its server's GATT database: `Battery Level (2A19)`, or
+    /// `the host's handle 0x0000` for a request of the device to the other side.
     public var attribute: String?
     public var direction: Direction
+    /// Whose GATT server the transaction is about (from its opcode and direction).
+    public var server: GATTServer { GATTServer(of: opcode, sentIn: direction) }
     public var requestUs: Int64
     public var requestRecord: Int
     public var responseUs: Int64?
@@ -40,14 +43,63 @@ public struct ATTTransaction: Sendable {
     public static let valueCap = 64
 }
 
+/// Which side of a link serves the attributes a PDU is about. Either side may be a GATT client,
+/// a server or both (Core v5.4 Vol 3 Part G §2.2): most requests go to the device, but a watch
+/// or a band also reads the phone's own server (ANCS, the time), whose handles are not the device's.
+public enum GATTServer: String, Sendable, Comparable {
+    /// The connection's device (its peer on an HCI capture, the peripheral on air).
+    case device
+    /// The capturing host's own server, asked by the device (HCI captures).
+    case host
+    /// The central's server, asked by the peripheral (air captures).
+    case central
+
+    /// The server of a client's PDU (a request or command) sent in `direction`: its receiver; of a
+    /// server's notification or indication: its sender.
+    public init(of opcode: ATTOpcode, sentIn direction: Direction) {
+        let fromServer = opcode == .handleValueNotification || opcode == .handleValueIndication
+            || opcode == .multipleHandleValueNotification
+        switch direction {
+        case .received: self = fromServer ? .device : .host
+        case .peripheralToCentral: self = fromServer ? .device : .central
+        case .sent: self = fromServer ? .host : .device
+        case .centralToPeripheral: self = fromServer ? .central : .device
+        case .unknown: self = .device
+        }
+    }
+
+    /// `the host's ` before a handle of the other side's server; empty for the device's.
+    public var possessive: String {
+        switch self {
+        case .device: ""
+        case .host: "the host's "
+        case .central: "the central's "
+        }
+    }
+
+    /// The device's own server first.
+    public static func < (a: Self, b: Self) -> Bool { a.order < b.order }
+
+    private var order: Int {
+        switch self {
+        case .device: 0
+        case .host: 1
+        case .central: 2
+        }
+    }
+}
+
 /// Counts and latency per (opcode, handle), kept even when transactions are not listed.
 public struct TransactionTotals: Sendable {
     public struct Key: Hashable, Sendable, Comparable {
         public var opcode: UInt8
         public var handle: UInt16?
-        /// By handle (none first), then opcode.
+        /// The server the requests went to: handles of different servers are different attributes.
+        public var server: GATTServer
+        /// The device's server first; then by handle (none first), then opcode.
         public static func < (a: Key, b: Key) -> Bool {
-            (a.handle.map { Int($0) } ?? -1, a.opcode) < (b.handle.map { Int($0) } ?? -1, b.opcode)
+            if a.server != b.server { return a.server < b.server }
+            return (a.handle.map { Int($0) } ?? -1, a.opcode) < (b.handle.map { Int($0) } ?? -1, b.opcode)
         }
     }
     public struct Aggregate: Sendable {

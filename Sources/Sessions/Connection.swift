@@ -48,6 +48,8 @@ public struct Connection: Sendable {
     /// Why the end is inferred rather than seen, when it is: the host's Disconnect with no
     /// completion captured, or silence over the air.
     public var endInferred: String? = nil
+    /// When the device discovered the other side's server (its first and last discovery request).
+    public var otherSideDiscovery: (startUs: Int64, endUs: Int64)?
     /// Discoveries after the first (a new primary-service discovery from handle 0x0001).
     public var rediscoveries: [(startUs: Int64, endUs: Int64)] = []
     /// Pairings and encryption changes on this link, in time order.
@@ -64,6 +66,9 @@ public struct Connection: Sendable {
     /// The GATT database learned on a link whose peer the capture never named (a link begun
     /// before the capture); a known peer's database is its device's (`Device.gatt`).
     public var gatt: [GATTAttribute] = []
+    /// The other side's GATT database (the capturing host's, or the central's on air), learned
+    /// from the device's own discovery of it; empty when the device discovered nothing.
+    public var otherSideGATT: [GATTAttribute] = []
     /// L2CAP channels whose traffic is not analysed (RFCOMM, SDP, AVDTP…), by PSM, or by CID
     /// when the capture lacks the channel's opening.
     public var channels: [ChannelUse] = []
@@ -114,17 +119,23 @@ public struct ConnectionParameters: Sendable, Equatable {
     public var supervisionTimeoutMs: Int
 }
 
-/// Which unanswered values a count is about: opcode and handle.
+/// Which unanswered values a count is about: opcode, handle and the server the handle is of.
 public struct ValueCountKey: Hashable, Sendable, Comparable {
     public var opcode: UInt8
     public var handle: UInt16
+    public var server: GATTServer
 
-    public init(opcode: UInt8, handle: UInt16) {
+    public init(opcode: UInt8, handle: UInt16, server: GATTServer) {
         self.opcode = opcode
         self.handle = handle
+        self.server = server
     }
 
-    public static func < (a: Self, b: Self) -> Bool { (a.handle, a.opcode) < (b.handle, b.opcode) }
+    /// The device's server first; then by handle, then opcode.
+    public static func < (a: Self, b: Self) -> Bool {
+        if a.server != b.server { return a.server < b.server }
+        return (a.handle, a.opcode) < (b.handle, b.opcode)
+    }
 }
 
 /// A CCCD write: notifications/indications turned on or off for a characteristic.

@@ -46,6 +46,8 @@ final class LiveConnection {
     var bearerPending: [(cid: UInt16, requests: PendingRequests, indications: PendingRequests)] = []
     /// What discovery taught on a link with no known peer (`slot` nil).
     var ownGATT = GATTDatabase()
+    /// The other side's server, discovered by the device: kept apart, its handles are not the device's.
+    var otherSideGATT = GATTDatabase()
     /// Whether the fixed ATT channel has carried ATT yet (it is listed in `bearers` once).
     var fixedBearerSeen = false
 
@@ -105,8 +107,8 @@ final class LiveConnection {
         }
     }
 
-    func countValue(opcode: UInt8, handle: UInt16) {
-        valueCounts.update(ValueCountKey(opcode: opcode, handle: handle), default: 0) { $0 += 1 }
+    func countValue(opcode: UInt8, handle: UInt16, server: GATTServer) {
+        valueCounts.update(ValueCountKey(opcode: opcode, handle: handle, server: server), default: 0) { $0 += 1 }
     }
 
     /// Changes the totals of `key` in place (a copy would copy its latency samples on write).
@@ -135,6 +137,7 @@ final class LiveConnection {
         transactionTotals.move(into: &connection.transactionTotals.byKey)
         connection.transactionTotals.freezeLatencies()
         if connection.deviceID == nil { connection.gatt = ownGATT.sorted }
+        connection.otherSideGATT = otherSideGATT.sorted
         return connection
     }
 }

@@ -137,7 +137,14 @@ extension SessionAnalyzer {
                                              requestUs: now, requestRecord: record.index, responseUs: nil,
                                              responseRecord: nil, responseOpcode: nil, outcome: .noResponse,
                                              errorCode: nil, value: nil)
-            if Self.isDiscovery(opcode) { discovering(att, in: conn, now: now) }
+            // The device's discovery of the other side's server is not the discovery of the device.
+            if Self.isDiscovery(opcode) {
+                if GATTServer(of: opcode, sentIn: direction) == .device {
+                    discovering(att, in: conn, now: now)
+                } else {
+                    conn.connection.otherSideDiscovery = (conn.connection.otherSideDiscovery?.startUs ?? now, now)
+                }
+            }
             if case .readRequest(let handle) = att.parameters { conn.longValues[handle] = nil }
             conn.setPending(PendingRequest(pdu: att, transaction: transaction), direction, bearer: bearer, indication: indication)
             nextDeadlineUs = min(nextDeadlineUs, now + options.transactionTimeoutUs)
@@ -157,7 +164,7 @@ extension SessionAnalyzer {
             }
         case .command, .notification:
             if let handle {
-                conn.countValue(opcode: opcode.rawValue, handle: handle)
+                conn.countValue(opcode: opcode.rawValue, handle: handle, server: GATTServer(of: opcode, sentIn: direction))
             }
             if opcode == .writeCommand || opcode == .signedWriteCommand {
                 var transaction = ATTTransaction(opcode: opcode, handle: handle, attribute: nil, direction: direction,
@@ -165,15 +172,16 @@ extension SessionAnalyzer {
                                                  responseRecord: nil, responseOpcode: nil, outcome: .noResponseExpected,
                                                  errorCode: nil, value: nil)
                 // Described only when listed: every listing shows it, nothing else does.
-                if options.transactions == .all { transaction.attribute = handle.map { describe($0, slot: conn.slot) } }
+                if options.transactions == .all { describeAttribute(of: &transaction, in: conn) }
                 store(&transaction, request: att, in: conn)
             } else if opcode == .handleValueNotification, options.transactions == .all {
                 // Listed with their values, so that a listing shows what the device said when;
                 // counted only among the values that need no answer (`countValue`), not as transactions.
-                var transaction = ATTTransaction(opcode: opcode, handle: handle, attribute: handle.map { describe($0, slot: conn.slot) },
+                var transaction = ATTTransaction(opcode: opcode, handle: handle, attribute: nil,
                                                  direction: direction, requestUs: now, requestRecord: record.index,
                                                  responseUs: nil, responseRecord: nil, responseOpcode: nil,
                                                  outcome: .noResponseExpected, errorCode: nil, value: nil)
+                describeAttribute(of: &transaction, in: conn)
                 list(&transaction, request: att, in: conn, failed: false, asNotification: true)
             }
         case nil:
@@ -190,7 +198,8 @@ extension SessionAnalyzer {
             events.append(.attValue(ATTValueEvent(
                 connection: conn.id,
                 hostToDevice: direction == .sent || direction == .centralToPeripheral, opcode: opcode, handle: handle,
-                uuid: conn.slot.map { gatt.uuid(slot: registry.root($0), handle: handle) } ?? conn.ownGATT.uuid(of: handle),
+                uuid: GATTServer(of: opcode, sentIn: direction) != .device ? conn.otherSideGATT.uuid(of: handle)
+                    : conn.slot.map { gatt.uuid(slot: registry.root($0), handle: handle) } ?? conn.ownGATT.uuid(of: handle),
                 value: written.value,
                 timeUs: now, record: record.index, firstFragmentRecord: frame.firstRecordIndex,
                 firstFragmentUs: frame.firstTimestampUs, mtu: conn.connection.mtu)))
@@ -202,9 +211,10 @@ extension SessionAnalyzer {
     /// A request sent while another on its flow is outstanding (Core v5.4 Vol 3 Part F §3.3.2):
     /// a warning of its own; the second is not tracked (its answer cannot be told from the first's).
     mutating func violation(_ att: ATTPDU, over earlier: PendingRequest, in conn: LiveConnection, record: CaptureRecord) {
-        let what = att.opcode.name + (att.handle.map { " to \(describe($0, slot: conn.slot))" } ?? "")
+        let server = GATTServer(of: att.opcode, sentIn: earlier.transaction.direction)
+        let what = att.opcode.name + (att.handle.map { " to \(describe($0, on: server, in: conn))" } ?? "")
         let earlierWhat = earlier.transaction.opcode.name
-            + (earlier.transaction.handle.map { " to \(describe($0, slot: conn.slot))" } ?? "")
+            + (earlier.transaction.handle.map { " to \(describe($0, on: earlier.transaction.server, in: conn))" } ?? "")
         fail(.attProtocolViolation, severity: .warning, at: record.timestampUs, record: record.index, slot: conn.slot,
              connection: conn.connection.id,
              "\(what) sent while \(earlierWhat) was still outstanding: ATT allows one at a time" + airCaveat(conn),
@@ -232,10 +242,11 @@ extension SessionAnalyzer {
     /// Over the air, a request the next one on its flow shows was answered, the answer not
     /// captured: counted, not a failure (info).
     mutating func answerNotCaptured(_ earlier: PendingRequest, in conn: LiveConnection, record: CaptureRecord) {
-        let key = TransactionTotals.Key(opcode: earlier.transaction.opcode.rawValue, handle: earlier.transaction.handle)
+        let key = TransactionTotals.Key(opcode: earlier.transaction.opcode.rawValue, handle: earlier.transaction.handle,
+                                        server: earlier.transaction.server)
         conn.updateTotals(key) { $0.count += 1 }
         let what = earlier.transaction.opcode.name
-            + (earlier.transaction.handle.map { " to \(describe($0, slot: conn.slot))" } ?? "")
+            + (earlier.transaction.handle.map { " to \(describe($0, on: earlier.transaction.server, in: conn))" } ?? "")
         fail(.attAnswerNotCaptured, severity: .info, at: record.timestampUs, record: earlier.transaction.requestRecord,
              slot: conn.slot, connection: conn.connection.id,
              "\(what): its answer was not captured (the next request shows it came; the sniffer missed it)",
@@ -314,7 +325,7 @@ extension SessionAnalyzer {
             if let (_, joined) = conn.longValues.first { pending.transaction.value = joined }
             conn.longValues.removeAll()
         case .writeResponse:
-            if case .writeRequest(let write) = pending.pdu.parameters {
+            if case .writeRequest(let write) = pending.pdu.parameters, pending.transaction.server == .device {
                 subscription(write, in: conn, timeUs: record.timestampUs)
             }
         case .readResponse(let value):
@@ -323,9 +334,9 @@ extension SessionAnalyzer {
                 pending.transaction.responseValue = Array(value.prefix(ATTTransaction.valueCap))
                 pending.transaction.responseValueLength = value.count
             }
-            learnGATT(request: pending.pdu, response: response, in: conn)
+            learnGATT(request: pending.pdu, response: response, server: pending.transaction.server, in: conn)
         default:
-            learnGATT(request: pending.pdu, response: response, in: conn)
+            learnGATT(request: pending.pdu, response: response, server: pending.transaction.server, in: conn)
         }
         if case .readBlobRequest(let handle, _) = pending.pdu.parameters, let joined = conn.longValues[handle] {
             pending.transaction.responseValue = Array(joined.prefix(ATTTransaction.valueCap))
@@ -339,7 +350,11 @@ extension SessionAnalyzer {
         if joined.count + part.count <= longValueCap { joined += part }
     }
 
-    mutating func learnGATT(request: ATTPDU, response: ATTPDU, in conn: LiveConnection) {
+    mutating func learnGATT(request: ATTPDU, response: ATTPDU, server: GATTServer, in conn: LiveConnection) {
+        if server != .device {
+            conn.otherSideGATT.learn(request: request, response: response)
+            return
+        }
         guard let slot = conn.slot else {
             conn.ownGATT.learn(request: request, response: response)
             // Not in `gatt.version`: the link's device is told again before its next value.
@@ -364,9 +379,11 @@ extension SessionAnalyzer {
                                                           notifications: first & 1 != 0, indications: first & 2 != 0))
     }
 
-    /// `Battery Level (2A19)` from the device's GATT database, or the handle.
-    mutating func describe(_ handle: UInt16, slot: Int?) -> String {
-        guard let slot else { return "handle \(Hex.code(handle, width: 4))" }
+    /// `Battery Level (2A19)` from the device's GATT database, or the handle; a handle of the other
+    /// side's server says whose it is: `the host's handle 0x0000`.
+    mutating func describe(_ handle: UInt16, on server: GATTServer, in conn: LiveConnection) -> String {
+        if server != .device { return server.possessive + conn.otherSideGATT.describe(handle) }
+        guard let slot = conn.slot else { return "handle \(Hex.code(handle, width: 4))" }
         return gatt[registry.root(slot)].describe(handle)
     }
 }

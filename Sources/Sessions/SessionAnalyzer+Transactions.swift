@@ -20,7 +20,7 @@ extension SessionAnalyzer {
         switch outcome {
         case .error:
             let code = request.transaction.errorCode ?? ATTErrorCode(rawValue: 0)
-            describeAttribute(of: &request.transaction, slot: conn.slot)
+            describeAttribute(of: &request.transaction, in: conn)
             if !ATTErrorCode.isNormalEndOfDiscovery(errorCode: code, requestOpcode: request.transaction.opcode) {
                 let listed = failures.count
                 fail(.attError, at: now, record: responseRecord, slot: conn.slot, connection: conn.connection.id,
@@ -32,13 +32,13 @@ extension SessionAnalyzer {
                 }
             }
         case .timeout:
-            describeAttribute(of: &request.transaction, slot: conn.slot)
+            describeAttribute(of: &request.transaction, in: conn)
             fail(.attTimeout, at: now, record: nil, slot: conn.slot, connection: conn.connection.id,
                  "\(Self.what(request.transaction)) unanswered after \(options.transactionTimeoutUs / 1_000_000) s with the link up"
                     + airCaveat(conn),
                  details: Self.details(request.transaction))
         case .noResponse:
-            describeAttribute(of: &request.transaction, slot: conn.slot)
+            describeAttribute(of: &request.transaction, in: conn)
             // Unanswered because the capture ended, or the link's end was not seen: nothing is
             // known to have failed (the answer may have come).
             fail(.attNoResponse, severity: unseenEnd ? .warning : .failure, at: now, record: nil, slot: conn.slot,
@@ -47,13 +47,13 @@ extension SessionAnalyzer {
                  details: Self.details(request.transaction))
         case .ok, .noResponseExpected:
             // The description costs a lookup and a string: made only for a failure or a listing of all.
-            if options.transactions == .all { describeAttribute(of: &request.transaction, slot: conn.slot) }
+            if options.transactions == .all { describeAttribute(of: &request.transaction, in: conn) }
         }
         store(&request.transaction, request: request.pdu, in: conn)
     }
 
-    mutating func describeAttribute(of transaction: inout ATTTransaction, slot: Int?) {
-        if let handle = transaction.handle { transaction.attribute = describe(handle, slot: slot) }
+    mutating func describeAttribute(of transaction: inout ATTTransaction, in conn: LiveConnection) {
+        if let handle = transaction.handle { transaction.attribute = describe(handle, on: transaction.server, in: conn) }
     }
 
     /// `Write Request to Battery Level (2A19)`.
@@ -87,7 +87,7 @@ extension SessionAnalyzer {
     /// (`inout`) and copied only into a listing: handed over, each would be copied, with a
     /// reference count per transaction.
     mutating func store(_ transaction: inout ATTTransaction, request: borrowing ATTPDU, in conn: LiveConnection) {
-        let key = TransactionTotals.Key(opcode: transaction.opcode.rawValue, handle: transaction.handle)
+        let key = TransactionTotals.Key(opcode: transaction.opcode.rawValue, handle: transaction.handle, server: transaction.server)
         let normalEnd = transaction.outcome == .error && transaction.errorCode.map {
             ATTErrorCode.isNormalEndOfDiscovery(errorCode: $0, requestOpcode: transaction.opcode)
         } ?? false

@@ -178,6 +178,21 @@ struct TimelineTests {
         #expect(!run.stdout.contains("connected as unknown"))
     }
 
+    /// A device that is a GATT client of the host: its discovery of the host's server is a line
+    /// of its own, and its request's handle is the host's, not the device's.
+    @Test func theDevicesRequestsToTheHostSayWhoseHandle() throws {
+        let run = try CLI.withCapture(CaptureWriter.btsnoop(SampleScenarios.lockAClientOfTheHost().records), suffix: "btsnoop") {
+            try CLI.run([$0])
+        }
+        let lines = run.stdout.split(separator: "\n").map { String($0.drop { $0 == " " }) }
+        #expect(lines.contains("+0.046000  C1    discovery: 4 services, 7 characteristics in 338 ms (Generic Access (1800), "
+                               + "Generic Attribute (1801), Battery (180F), FFE0)"))
+        #expect(lines.contains("+0.452250  C1    the device discovered the host's GATT server: 1 service, 0 characteristics "
+                               + "in 0 µs (Current Time (1805))"))
+        #expect(lines.contains("+0.490250  C1  ✗ att-error: Write Request to the host's handle 0x0000 failed: Invalid Handle (0x01)"))
+        #expect(lines.contains("C1    the host's handle 0x0000: Write Request ×1 (median 2.3 ms), 1 not ok"))
+    }
+
     /// Over the air the central can be a device of the capture too (a phone that advertised, or
     /// one its SMP identity names): its lane has a line pointing to the link, so that every
     /// device the closing line counts is shown, and the link's first line names it.

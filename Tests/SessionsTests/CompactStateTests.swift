@@ -90,12 +90,12 @@ struct CompactStateTests {
         let conn = connection(on: .hci(adapter: nil, handle: 1))
         let handles = (0..<UInt16(FewKeys<ValueCountKey, Int>.maxListed + 4)).map { 0x10 + $0 }
         for _ in 0..<3 {
-            for handle in handles { conn.countValue(opcode: 0x1B, handle: handle) }
+            for handle in handles { conn.countValue(opcode: 0x1B, handle: handle, server: .device) }
         }
-        conn.countValue(opcode: 0x52, handle: 0x10)
+        conn.countValue(opcode: 0x52, handle: 0x10, server: .device)
         let counts = conn.ended().valueCounts
-        let expected = [(ValueCountKey(opcode: 0x1B, handle: 0x10), 3), (ValueCountKey(opcode: 0x52, handle: 0x10), 1)]
-            + handles.dropFirst().map { (ValueCountKey(opcode: 0x1B, handle: $0), 3) }
+        let expected = [(ValueCountKey(opcode: 0x1B, handle: 0x10, server: .device), 3), (ValueCountKey(opcode: 0x52, handle: 0x10, server: .device), 1)]
+            + handles.dropFirst().map { (ValueCountKey(opcode: 0x1B, handle: $0, server: .device), 3) }
         #expect(counts.map(\.key) == expected.map(\.0))
         #expect(counts.map(\.value) == expected.map(\.1))
         // Ending again adds nothing: the list was merged once.
@@ -108,7 +108,7 @@ struct CompactStateTests {
     @Test func transactionTotalsReachTheEndedConnection() {
         let conn = connection(on: .hci(adapter: nil, handle: 1))
         let keys = (0..<UInt16(FewKeys<TransactionTotals.Key, TransactionTotals.Aggregate>.maxListed + 2)).map {
-            TransactionTotals.Key(opcode: 0x12, handle: 0x20 + $0)
+            TransactionTotals.Key(opcode: 0x12, handle: 0x20 + $0, server: .device)
         }
         for (index, key) in keys.enumerated() {
             for latency in [Int64(10), 30, 20] {
