@@ -38,14 +38,15 @@ public enum CaptureAnalysis {
     ///
     /// Damage inside the capture does not throw: reading goes on past it and the report's
     /// `warnings` name the record and byte offset (`readToEnd` is false when the file was read only
-    /// in part). Throws `BLEDecodeError` when the file cannot be opened or is not a capture, and
-    /// for pcap and pcapng where the build has no libpcap (iOS).
+    /// in part). Throws `BLEDecodeError` when `capture` is not a file URL, when the file cannot be
+    /// opened or is not a capture, and for pcap and pcapng where the build has no libpcap (iOS).
     public static func analyze(_ capture: URL, profiles: [VendorProfile] = [], options: Options = Options()) throws -> CaptureReport {
+        try BLEDecodeError.requireFileURL(capture)
         let reader: any RecordReader
         do {
             reader = try CaptureFile.open(capture.path)
         } catch {
-            throw BLEDecodeError(error.description)
+            throw BLEDecodeError(error)
         }
         let listing = SessionOptions.TransactionListing(rawValue: options.transactions.rawValue) ?? .failed
         let frames = VendorLayer.Listing(rawValue: options.vendorFrames.rawValue) ?? .all

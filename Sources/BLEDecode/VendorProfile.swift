@@ -15,21 +15,24 @@ public struct VendorProfile: Sendable {
     let plan: FramePlan
 
     /// Loads a profile from a YAML or JSON file; throws `BLEDecodeError` naming the file, line and
-    /// key of what is wrong.
+    /// key of what is wrong (`badProfile`), or that the file cannot be read or `url` is not a file
+    /// URL (`cannotRead`).
     public init(contentsOf url: URL) throws {
+        try BLEDecodeError.requireFileURL(url)
         do {
             self.init(try ProfileLoader.load(path: url.path))
         } catch {
-            throw BLEDecodeError(error.description)
+            throw BLEDecodeError(error)
         }
     }
 
-    /// Loads a profile from its text (YAML, or JSON, which is YAML); `file` names it in errors.
+    /// Loads a profile from its text (YAML, or JSON, which is YAML); `file` names it in errors
+    /// (`BLEDecodeError`, of kind `badProfile`).
     public init(yaml: String, file: String = "profile") throws {
         do {
             self.init(try ProfileLoader.load(yaml: yaml, file: file))
         } catch {
-            throw BLEDecodeError(error.description)
+            throw BLEDecodeError(error)
         }
     }
 

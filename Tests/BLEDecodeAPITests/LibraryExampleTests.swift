@@ -100,14 +100,38 @@ struct LibraryExampleTests {
         #expect(frames.first?.bytes == [0xAA, 0x01, 0x57, 0x00, 0x05, 0x00])
     }
 
-    @Test func errorsNameTheFile() throws {
+    @Test func errorsNameTheFileAndTheirKind() throws {
         let missing = Self.root.appendingPathComponent("Samples/no-such-capture.btsnoop")
-        let captureError = #expect(throws: BLEDecodeError.self) { try CaptureAnalysis.analyze(missing) }
-        #expect(captureError?.message.contains("no-such-capture.btsnoop") == true)
-        let profileError = #expect(throws: BLEDecodeError.self) {
+        let captureError = try #require(throws: BLEDecodeError.self) { try CaptureAnalysis.analyze(missing) }
+        #expect(captureError.kind == .cannotRead)
+        #expect(captureError.message == "\(missing.path): cannot open: No such file or directory")
+        #expect(captureError.localizedDescription == captureError.message)
+        #expect(captureError.description == captureError.message)
+
+        let notACapture = try #require(throws: BLEDecodeError.self) { try CaptureAnalysis.analyze(Self.profileURL) }
+        #expect(notACapture.kind == .notACapture)
+        #expect(notACapture.message == "\(Self.profileURL.path) at byte 0: not a capture file (starts with "
+                    + "232079616d6c2d6c \"# yaml-l\"; no btsnoop, pcap, pcapng, gzip or PacketLogger signature)")
+
+        let web = try #require(URL(string: "https://example.com/demo-lock.btsnoop"))
+        let webError = try #require(throws: BLEDecodeError.self) { try CaptureAnalysis.analyze(web) }
+        #expect(webError.kind == .cannotRead)
+        #expect(webError.message == "https://example.com/demo-lock.btsnoop: not a file URL: only local files are read "
+                    + "(download the file first)")
+        let webProfile = try #require(throws: BLEDecodeError.self) { try VendorProfile(contentsOf: web) }
+        #expect(webProfile.kind == .cannotRead)
+
+        let profileError = try #require(throws: BLEDecodeError.self) {
             try VendorProfile(yaml: "profile: x\nframing: {sync: [0xAA]}\n", file: "broken.yaml")
         }
-        #expect(profileError?.message.hasPrefix("broken.yaml") == true)
+        #expect(profileError.kind == .badProfile)
+        #expect(profileError.message.hasPrefix("broken.yaml") == true)
+        let missingProfile = Self.root.appendingPathComponent("Samples/profiles/no-such-profile.yaml")
+        let unreadable = try #require(throws: BLEDecodeError.self) { try VendorProfile(contentsOf: missingProfile) }
+        #expect(unreadable.kind == .cannotRead)
+        #expect(unreadable.message == "no-such-profile.yaml: cannot read \(missingProfile.path)")
+        #expect([BLEDecodeError.Kind.cannotRead, .notACapture, .unavailableOnThisPlatform, .badProfile].map(\.description)
+                    == ["cannot-read", "not-a-capture", "unavailable-on-this-platform", "bad-profile"])
     }
 }
 
