@@ -95,9 +95,14 @@ struct LibraryExampleTests {
         let profile = try VendorProfile(contentsOf: Self.profileURL)
         let frames = profile.frames(in: [0xAA, 0x01, 0x57, 0x00, 0x05, 0x00], direction: .hostToDevice)
         #expect(frames.count == 1)
-        #expect(frames.first?.problem != nil)
+        #expect(frames.first?.problem == "incomplete frame: the bytes end before its length")
         #expect(frames.first?.checksumOK == nil)
         #expect(frames.first?.bytes == [0xAA, 0x01, 0x57, 0x00, 0x05, 0x00])
+        // Bytes that are no frame at all come back too, as one frame with a problem.
+        let junk = profile.frames(in: [0x01, 0x02, 0x03], direction: .hostToDevice)
+        #expect(junk.map(\.bytes) == [[0x01, 0x02, 0x03]])
+        #expect(junk.map { $0.problem != nil } == [true])
+        #expect(profile.frames(in: [], direction: .hostToDevice) == [])
     }
 
     @Test func errorsNameTheFileAndTheirKind() throws {
