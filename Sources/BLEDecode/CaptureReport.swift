@@ -18,10 +18,18 @@ public struct CaptureReport: Sendable {
     public let notices: [Failure]
     /// The vendor frames decoded with the profiles, in the order they started.
     public let vendorFrames: [VendorFrame]
-    /// The names of the profiles that were applied.
+    /// The names of the profiles given that decoded at least one vendor frame, in the order
+    /// given. A profile that decoded nothing is left out, and `warnings` has a line saying why
+    /// (`profile 'demo-lock' decoded nothing: …`).
     public let profiles: [String]
-    /// What the reader found wrong with the file and the listings cut short, one line each
-    /// naming the file, record and byte offset (what `bledecode` prints on standard error).
+    /// The lines `bledecode` prints on standard error for the capture (there after
+    /// `bledecode: warning: ` or `bledecode: error: `, escaped), each starting with the file's
+    /// path, unescaped: what the reader found wrong with the file (naming the record and
+    /// byte offset); two profiles that match one connection; a connection whose vendor frames
+    /// were decoded late or in part while its profile match was pending; why each profile that
+    /// decoded nothing did; and where the listing of ATT transactions or vendor frames switched
+    /// to failed ones only (`CaptureAnalysis.Options.Listing.all`). Failures cut short at 1,000
+    /// of a kind add no line: `failures.count` against `failures.listed.count` shows it.
     public let warnings: [String]
     /// False when the capture is damaged and was read only in part (`bledecode` exits with 1).
     public let readToEnd: Bool
@@ -36,7 +44,7 @@ public struct CaptureReport: Sendable {
         failures = Failures(report)
         notices = report.notices.map(Failure.init)
         vendorFrames = analysis.vendorFrames.map(VendorFrame.init(captured:))
-        profiles = analysis.profiles
+        profiles = analysis.profileUses.filter { $0.frames > 0 }.map(\.name)
         warnings = analysis.diagnostics.map(\.description)
         readToEnd = !analysis.diagnostics.contains { $0.severity == .error }
         source = AnalysisBox(analysis)

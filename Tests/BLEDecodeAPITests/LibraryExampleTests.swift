@@ -138,6 +138,22 @@ struct LibraryExampleTests {
         #expect([BLEDecodeError.Kind.cannotRead, .notACapture, .unavailableOnThisPlatform, .badProfile].map(\.description)
                     == ["cannot-read", "not-a-capture", "unavailable-on-this-platform", "bad-profile"])
     }
+
+    /// A profile that decoded nothing is not among `profiles`, and `warnings` says why.
+    @Test func profilesAreThoseThatDecodedFrames() throws {
+        let other = try VendorProfile(yaml: """
+            profile: other-lock
+            match: {companyId: 0x1234}
+            channels:
+              - {direction: host-to-device, uuid: FFF1, via: [write-request]}
+            framing: {sync: [0xBB], length: {offset: 1, size: 1, counts: payload}, payload: {offset: 2}}
+            """, file: "other-lock.yaml")
+        let demo = try VendorProfile(contentsOf: Self.profileURL)
+        let report = try CaptureAnalysis.analyze(Self.capture, profiles: [other, demo])
+        #expect(report.profiles == ["demo-lock"])
+        #expect(report.warnings.filter { $0.contains("profile 'other-lock' decoded nothing") }.count == 1)
+        #expect(report.warnings.allSatisfy { $0.hasPrefix(Self.capture.path + ": ") })
+    }
 }
 
 /// The demo lock's framing as an app would write it (the vendor's document,
