@@ -14,10 +14,16 @@ internal import VendorDecoding
 /// ```
 public enum CaptureAnalysis {
     /// What the report lists; totals are always complete.
-    public struct Options: Sendable {
-        /// Which lists are kept in full.
-        public enum Listing: String, Sendable, CaseIterable {
-            case all, failed, none
+    public struct Options: Sendable, Hashable {
+        /// Which items of a list are kept.
+        public enum Listing: String, Sendable, Hashable, CaseIterable {
+            /// Every item (past 100,000 ATT transactions or 10,000 vendor frames in a capture, only
+            /// failed ones).
+            case all
+            /// Only the items that failed.
+            case failed
+            /// None: only the totals.
+            case none
         }
 
         /// ATT transactions listed under each connection (default: failed ones, as `bledecode report`).
@@ -25,6 +31,7 @@ public enum CaptureAnalysis {
         /// Vendor frames listed (default: all, past 10,000 only failed ones, as `bledecode report`).
         public var vendorFrames: Listing
 
+        /// The listings to keep; the defaults are those of `bledecode report`.
         public init(transactions: Listing = .failed, vendorFrames: Listing = .all) {
             self.transactions = transactions
             self.vendorFrames = vendorFrames

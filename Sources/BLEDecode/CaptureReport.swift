@@ -6,12 +6,17 @@ internal import Sessions
 
 /// What a capture held, per device: the report model of docs/report.md as Swift values, and its
 /// JSON. Made by `CaptureAnalysis.analyze`.
+///
+/// Text that comes from the capture (device names, identities, failure summaries that quote them,
+/// warnings) is unescaped: it may contain control characters such as ESC, which a terminal obeys,
+/// or markup; escape it before printing it to a terminal or putting it in HTML (docs/library.md).
 public struct CaptureReport: Sendable {
     /// Every device seen, in the order the capture first showed them (`D1`, `D2`, …).
     public let devices: [Device]
     /// Every connection, in the order they started (`C1`, `C2`, …).
     public let connections: [Connection]
-    /// The failures: `count` is the true total, `listed` those the report lists.
+    /// The failures: `count` and `isEmpty` cover them all, `listed` (and iterating) those the
+    /// report lists.
     public let failures: Failures
     /// What is worth a look but failed nothing (`warning`) and stack housekeeping (`info`), in
     /// time order; each entry's `count` covers a run of it on one link.

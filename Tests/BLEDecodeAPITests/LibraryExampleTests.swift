@@ -59,10 +59,10 @@ struct LibraryExampleTests {
         #expect(report.connections.map(\.id) == ["C1", "C2", "C3"])
         #expect(report.failures.count == report.failures.listed.count)
         #expect(report.failures.countsByKind.values.reduce(0, +) == 7)
-        #expect(report.failures.allSatisfy { $0.severity == "failure" })
+        #expect(report.failures.allSatisfy { $0.severity == .failure })
         // C3 was still up at the end: a warning, not a failure.
         #expect(report.notices.map(\.kind) == ["dangling-connection"])
-        #expect(report.notices.map(\.severity) == ["warning"])
+        #expect(report.notices.map(\.severity) == [.warning])
         #expect(Array(report.failures).map(\.kind) == report.failures.listed.map(\.kind))
         let lost = try #require(report.failures.first { $0.kind == "link-lost" })
         #expect(lost.summary.contains("Connection Timeout"))
@@ -153,6 +153,26 @@ struct LibraryExampleTests {
         #expect(report.profiles == ["demo-lock"])
         #expect(report.warnings.filter { $0.contains("profile 'other-lock' decoded nothing") }.count == 1)
         #expect(report.warnings.allSatisfy { $0.hasPrefix(Self.capture.path + ": ") })
+    }
+
+    @Test func failuresIsEmptyCountsEveryFailure() throws {
+        let report = try CaptureAnalysis.analyze(Self.capture)
+        #expect(!report.failures.isEmpty)
+        #expect(report.failures.count == 5)
+        #expect(report.failures.underestimatedCount == report.failures.listed.count)
+    }
+
+    /// The value types compare and hash by value: two analyses of one capture are equal.
+    @Test func valuesAreEquatableAndHashable() throws {
+        let first = try CaptureAnalysis.analyze(Self.capture)
+        let second = try CaptureAnalysis.analyze(Self.capture)
+        #expect(first.devices == second.devices)
+        #expect(first.connections == second.connections)
+        #expect(first.failures == second.failures)
+        #expect(Set(first.notices) == Set(second.notices))
+        #expect(Set(first.devices).count == 3)
+        #expect(CaptureAnalysis.Options() == CaptureAnalysis.Options(transactions: .failed, vendorFrames: .all))
+        #expect(CaptureReport.Failure.Severity.allCases.map(\.rawValue) == ["failure", "warning", "info"])
     }
 }
 
