@@ -6,22 +6,35 @@ internal import Sessions
 
 /// What a capture held, per device: the report model of docs/report.md as Swift values, and its
 /// JSON. Made by `CaptureAnalysis.analyze`.
+///
+/// Text that comes from the capture (device names, identities, failure summaries that quote them,
+/// warnings) is unescaped: it may contain control characters such as ESC, which a terminal obeys,
+/// or markup; escape it before printing it to a terminal or putting it in HTML (docs/library.md).
 public struct CaptureReport: Sendable {
     /// Every device seen, in the order the capture first showed them (`D1`, `D2`, …).
     public let devices: [Device]
     /// Every connection, in the order they started (`C1`, `C2`, …).
     public let connections: [Connection]
-    /// The failures: `count` is the true total, `listed` those the report lists.
+    /// The failures: `count` and `isEmpty` cover them all, `listed` (and iterating) those the
+    /// report lists.
     public let failures: Failures
     /// What is worth a look but failed nothing (`warning`) and stack housekeeping (`info`), in
     /// time order; each entry's `count` covers a run of it on one link.
     public let notices: [Failure]
     /// The vendor frames decoded with the profiles, in the order they started.
     public let vendorFrames: [VendorFrame]
-    /// The names of the profiles that were applied.
+    /// The names of the profiles given that decoded at least one vendor frame, in the order
+    /// given. A profile that decoded nothing is left out, and `warnings` has a line saying why
+    /// (`profile 'demo-lock' decoded nothing: …`).
     public let profiles: [String]
-    /// What the reader found wrong with the file and the listings cut short, one line each
-    /// naming the file, record and byte offset (what `bledecode` prints on standard error).
+    /// The lines `bledecode` prints on standard error for the capture (there after
+    /// `bledecode: warning: ` or `bledecode: error: `, escaped), each starting with the file's
+    /// path, unescaped: what the reader found wrong with the file (naming the record and
+    /// byte offset); two profiles that match one connection; a connection whose vendor frames
+    /// were decoded late or in part while its profile match was pending; why each profile that
+    /// decoded nothing did; and where the listing of ATT transactions or vendor frames switched
+    /// to failed ones only (`CaptureAnalysis.Options.Listing.all`). Failures cut short at 1,000
+    /// of a kind add no line: `failures.count` against `failures.listed.count` shows it.
     public let warnings: [String]
     /// False when the capture is damaged and was read only in part (`bledecode` exits with 1).
     public let readToEnd: Bool
@@ -36,7 +49,7 @@ public struct CaptureReport: Sendable {
         failures = Failures(report)
         notices = report.notices.map(Failure.init)
         vendorFrames = analysis.vendorFrames.map(VendorFrame.init(captured:))
-        profiles = analysis.profiles
+        profiles = analysis.profileUses.filter { $0.frames > 0 }.map(\.name)
         warnings = analysis.diagnostics.map(\.description)
         readToEnd = !analysis.diagnostics.contains { $0.severity == .error }
         source = AnalysisBox(analysis)

@@ -2,7 +2,7 @@ internal import Sessions
 
 extension CaptureReport {
     /// One connection: when it started and ended, why it ended, and its ATT transactions.
-    public struct Connection: Sendable, Equatable {
+    public struct Connection: Sendable, Hashable {
         /// `C1`, `C2`, … (the report's ids).
         public let id: String
         /// The device at the other end, when known.
@@ -11,14 +11,19 @@ extension CaptureReport {
         public let handle: UInt16?
         /// `central`, `peripheral` or `unknown`: the capturing side's role.
         public let role: String
-        /// Microseconds since 1970 (UTC); `endUs` is nil for a connection still up at the end.
+        /// When it started: microseconds since 1970 (UTC).
         public let startUs: Int64
+        /// When it ended: microseconds since 1970 (UTC); nil for a connection still up at the end
+        /// of the capture.
         public let endUs: Int64?
-        /// The HCI reason code the link ended with, and its name (`Connection Timeout`).
+        /// The HCI reason code the link ended with; nil while still up or when not seen.
         public let disconnectReason: UInt8?
+        /// The name of `disconnectReason` (`Connection Timeout`).
         public let disconnectReasonName: String?
         /// The ATT MTU agreed (23 unless exchanged).
         public let mtu: Int
+        /// Whether encryption was on at the link's end, having started in the capture (the JSON
+        /// report's `encrypted`; docs/report.md).
         public let encrypted: Bool
         /// The ATT transactions listed (see `CaptureAnalysis.Options.transactions`).
         public let transactions: [Transaction]

@@ -3,20 +3,24 @@ internal import Sessions
 
 extension CaptureReport {
     /// An ATT request and what became of it.
-    public struct Transaction: Sendable, Equatable {
-        /// The request's ATT opcode and its name (`Write Request`).
+    public struct Transaction: Sendable, Hashable {
+        /// The request's ATT opcode (0x12 for a Write Request).
         public let opcode: UInt8
+        /// The name of `opcode` (`Write Request`).
         public let opcodeName: String
+        /// The attribute handle the request names, when it names one.
         public let handle: UInt16?
         /// The characteristic or descriptor, by name or UUID (`Battery Level (2A19)`).
         public let attribute: String?
-        /// Microseconds since 1970 (UTC).
+        /// When the request was sent: microseconds since 1970 (UTC).
         public let requestUs: Int64
+        /// When the response came: microseconds since 1970 (UTC); nil when none came.
         public let responseUs: Int64?
         /// `ok`, `error`, `timeout`, `no-response` or `no-response-expected` (docs/report.md).
         public let outcome: String
-        /// The ATT error code of an Error Response, and its name (`Write Not Permitted`).
+        /// The ATT error code of an Error Response.
         public let errorCode: UInt8?
+        /// The name of `errorCode` (`Write Not Permitted`).
         public let errorName: String?
         /// The capture's record number of the request (as Wireshark numbers frames).
         public let requestRecord: Int

@@ -15,21 +15,24 @@ public struct VendorProfile: Sendable {
     let plan: FramePlan
 
     /// Loads a profile from a YAML or JSON file; throws `BLEDecodeError` naming the file, line and
-    /// key of what is wrong.
+    /// key of what is wrong (`badProfile`), or that the file cannot be read or `url` is not a file
+    /// URL (`cannotRead`).
     public init(contentsOf url: URL) throws {
+        try BLEDecodeError.requireFileURL(url)
         do {
             self.init(try ProfileLoader.load(path: url.path))
         } catch {
-            throw BLEDecodeError(error.description)
+            throw BLEDecodeError(error)
         }
     }
 
-    /// Loads a profile from its text (YAML, or JSON, which is YAML); `file` names it in errors.
+    /// Loads a profile from its text (YAML, or JSON, which is YAML); `file` names it in errors
+    /// (`BLEDecodeError`, of kind `badProfile`).
     public init(yaml: String, file: String = "profile") throws {
         do {
             self.init(try ProfileLoader.load(yaml: yaml, file: file))
         } catch {
-            throw BLEDecodeError(error.description)
+            throw BLEDecodeError(error)
         }
     }
 
@@ -40,9 +43,13 @@ public struct VendorProfile: Sendable {
 
     /// The vendor frames in `bytes`, as one ATT value written (`.hostToDevice`) or notified
     /// (`.deviceToHost`) on the profile's characteristic for that direction: each with its
-    /// checksum verdict, command and name, sequence and status, after de-obfuscation. Bytes that
-    /// do not make a frame come back as one frame with `problem` set; a profile without a
-    /// characteristic for `direction` finds no frames.
+    /// checksum verdict, command and name, sequence and status, after de-obfuscation.
+    ///
+    /// Non-empty bytes always come back as frames: bytes that do not make a well-formed frame come
+    /// back as a frame with `problem` set (`incomplete frame: the bytes end before its length`
+    /// for a frame cut short), so a check of one frame can expect `count == 1` and
+    /// `problem == nil`. Empty bytes hold no frame and give an empty array, as does a profile
+    /// without a characteristic for `direction`.
     public func frames(in bytes: [UInt8], direction: VendorFrame.Direction) -> [VendorFrame] {
         let vendorDirection: VendorDirection = direction == .hostToDevice ? .hostToDevice : .deviceToHost
         guard let channel = profile.channels.first(where: { $0.direction == vendorDirection }),
@@ -57,7 +64,7 @@ public struct VendorProfile: Sendable {
         var events: [VendorEvent] = []
         session.value(direction: vendorDirection, attOpcode: attOpcode, handle: handle, uuid: uuid,
                       bytes: ByteView(bytes), timeUs: 0, record: 1, into: &events)
-        session.finish(timeUs: 0, into: &events)
+        session.finishBytes(into: &events)
         var frames: [VendorDecoding.VendorFrame] = []
         for case .frame(let frame) in events { frames.append(frame) }
         return frames.sorted { $0.id < $1.id }.map { VendorFrame(decoded: $0, direction: direction) }

@@ -53,12 +53,27 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
     public var recordNumber: Int?
     public var byteOffset: Int?
     public var message: String
+    /// What kind of trouble it is, for callers that tell them apart (the library's
+    /// `BLEDecodeError.kind`); the message says the rest.
+    public var cause: Cause
 
-    public init(file: String, recordNumber: Int? = nil, byteOffset: Int? = nil, message: String) {
+    /// The kinds of trouble opening a capture.
+    public enum Cause: Sendable, Equatable {
+        /// The file could not be opened or read (or a temporary copy of it written).
+        case cannotRead
+        /// The bytes are not a capture, or one in a format or link type that is not read.
+        case notACapture
+        /// The format is read through a library this build is without (pcap without libpcap).
+        case unavailable
+    }
+
+    public init(file: String, recordNumber: Int? = nil, byteOffset: Int? = nil, message: String,
+                cause: Cause = .notACapture) {
         self.file = file
         self.recordNumber = recordNumber
         self.byteOffset = byteOffset
         self.message = message
+        self.cause = cause
     }
 
     public var description: String {

@@ -5,6 +5,8 @@ public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible 
     public var line: Int?
     public var key: String
     public var message: String
+    /// True when the file could not be read at all, as against read and found wrong.
+    public var unreadable = false
 
     public init(file: String, line: Int?, key: String, message: String) {
         self.file = file

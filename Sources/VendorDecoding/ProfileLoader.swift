@@ -11,7 +11,9 @@ public enum ProfileLoader {
     public static func load(path: String) throws(ProfileError) -> Profile {
         let file = URL(fileURLWithPath: path).lastPathComponent
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ProfileError(file: file, line: nil, key: "", message: "cannot read \(path)")
+            var error = ProfileError(file: file, line: nil, key: "", message: "cannot read \(path)")
+            error.unreadable = true
+            throw error
         }
         guard data.count <= maxFileBytes else {
             throw ProfileError(file: file, line: nil, key: "", message: "larger than \(maxFileBytes) bytes")

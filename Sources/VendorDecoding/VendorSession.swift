@@ -174,12 +174,20 @@ public struct VendorSession: Sendable {
         end(timeUs: timeUs, reason: "the capture ended", into: &events)
     }
 
-    private mutating func end(timeUs: Int64, reason: String, into events: inout some VendorEventSink) {
+    /// Ends a session fed bytes that came from no capture (the library's decoding of bytes): a
+    /// frame still open is one whose bytes end before its length.
+    public mutating func finishBytes(into events: inout some VendorEventSink) {
+        end(timeUs: 0, reason: "the bytes ended", incomplete: "incomplete frame: the bytes end before its length",
+            into: &events)
+    }
+
+    private mutating func end(timeUs: Int64, reason: String, incomplete: String? = nil,
+                              into events: inout some VendorEventSink) {
         expire(now: timeUs)
         let streams = assemblers.sorted { ($0.key.direction.rawValue, $0.key.handle) < ($1.key.direction.rawValue, $1.key.handle) }
         for var stream in streams {
             let key = stream.key
-            for output in stream.assembler.flush(reason: "incomplete frame when \(reason)") {
+            for output in stream.assembler.flush(reason: incomplete ?? "incomplete frame when \(reason)") {
                 accept(output, direction: key.direction, handle: key.handle, nowUs: timeUs)
             }
         }

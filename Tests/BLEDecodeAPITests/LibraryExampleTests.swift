@@ -59,10 +59,10 @@ struct LibraryExampleTests {
         #expect(report.connections.map(\.id) == ["C1", "C2", "C3"])
         #expect(report.failures.count == report.failures.listed.count)
         #expect(report.failures.countsByKind.values.reduce(0, +) == 7)
-        #expect(report.failures.allSatisfy { $0.severity == "failure" })
+        #expect(report.failures.allSatisfy { $0.severity == .failure })
         // C3 was still up at the end: a warning, not a failure.
         #expect(report.notices.map(\.kind) == ["dangling-connection"])
-        #expect(report.notices.map(\.severity) == ["warning"])
+        #expect(report.notices.map(\.severity) == [.warning])
         #expect(Array(report.failures).map(\.kind) == report.failures.listed.map(\.kind))
         let lost = try #require(report.failures.first { $0.kind == "link-lost" })
         #expect(lost.summary.contains("Connection Timeout"))
@@ -95,19 +95,84 @@ struct LibraryExampleTests {
         let profile = try VendorProfile(contentsOf: Self.profileURL)
         let frames = profile.frames(in: [0xAA, 0x01, 0x57, 0x00, 0x05, 0x00], direction: .hostToDevice)
         #expect(frames.count == 1)
-        #expect(frames.first?.problem != nil)
+        #expect(frames.first?.problem == "incomplete frame: the bytes end before its length")
         #expect(frames.first?.checksumOK == nil)
         #expect(frames.first?.bytes == [0xAA, 0x01, 0x57, 0x00, 0x05, 0x00])
+        // Bytes that are no frame at all come back too, as one frame with a problem.
+        let junk = profile.frames(in: [0x01, 0x02, 0x03], direction: .hostToDevice)
+        #expect(junk.map(\.bytes) == [[0x01, 0x02, 0x03]])
+        #expect(junk.map { $0.problem != nil } == [true])
+        #expect(profile.frames(in: [], direction: .hostToDevice) == [])
     }
 
-    @Test func errorsNameTheFile() throws {
+    @Test func errorsNameTheFileAndTheirKind() throws {
         let missing = Self.root.appendingPathComponent("Samples/no-such-capture.btsnoop")
-        let captureError = #expect(throws: BLEDecodeError.self) { try CaptureAnalysis.analyze(missing) }
-        #expect(captureError?.message.contains("no-such-capture.btsnoop") == true)
-        let profileError = #expect(throws: BLEDecodeError.self) {
+        let captureError = try #require(throws: BLEDecodeError.self) { try CaptureAnalysis.analyze(missing) }
+        #expect(captureError.kind == .cannotRead)
+        #expect(captureError.message == "\(missing.path): cannot open: No such file or directory")
+        #expect(captureError.localizedDescription == captureError.message)
+        #expect(captureError.description == captureError.message)
+
+        let notACapture = try #require(throws: BLEDecodeError.self) { try CaptureAnalysis.analyze(Self.profileURL) }
+        #expect(notACapture.kind == .notACapture)
+        #expect(notACapture.message == "\(Self.profileURL.path) at byte 0: not a capture file (starts with "
+                    + "232079616d6c2d6c \"# yaml-l\"; no btsnoop, pcap, pcapng, gzip or PacketLogger signature)")
+
+        let web = try #require(URL(string: "https://example.com/demo-lock.btsnoop"))
+        let webError = try #require(throws: BLEDecodeError.self) { try CaptureAnalysis.analyze(web) }
+        #expect(webError.kind == .cannotRead)
+        #expect(webError.message == "https://example.com/demo-lock.btsnoop: not a file URL: only local files are read "
+                    + "(download the file first)")
+        let webProfile = try #require(throws: BLEDecodeError.self) { try VendorProfile(contentsOf: web) }
+        #expect(webProfile.kind == .cannotRead)
+
+        let profileError = try #require(throws: BLEDecodeError.self) {
             try VendorProfile(yaml: "profile: x\nframing: {sync: [0xAA]}\n", file: "broken.yaml")
         }
-        #expect(profileError?.message.hasPrefix("broken.yaml") == true)
+        #expect(profileError.kind == .badProfile)
+        #expect(profileError.message.hasPrefix("broken.yaml") == true)
+        let missingProfile = Self.root.appendingPathComponent("Samples/profiles/no-such-profile.yaml")
+        let unreadable = try #require(throws: BLEDecodeError.self) { try VendorProfile(contentsOf: missingProfile) }
+        #expect(unreadable.kind == .cannotRead)
+        #expect(unreadable.message == "no-such-profile.yaml: cannot read \(missingProfile.path)")
+        #expect([BLEDecodeError.Kind.cannotRead, .notACapture, .unavailableOnThisPlatform, .badProfile].map(\.description)
+                    == ["cannot-read", "not-a-capture", "unavailable-on-this-platform", "bad-profile"])
+    }
+
+    /// A profile that decoded nothing is not among `profiles`, and `warnings` says why.
+    @Test func profilesAreThoseThatDecodedFrames() throws {
+        let other = try VendorProfile(yaml: """
+            profile: other-lock
+            match: {companyId: 0x1234}
+            channels:
+              - {direction: host-to-device, uuid: FFF1, via: [write-request]}
+            framing: {sync: [0xBB], length: {offset: 1, size: 1, counts: payload}, payload: {offset: 2}}
+            """, file: "other-lock.yaml")
+        let demo = try VendorProfile(contentsOf: Self.profileURL)
+        let report = try CaptureAnalysis.analyze(Self.capture, profiles: [other, demo])
+        #expect(report.profiles == ["demo-lock"])
+        #expect(report.warnings.filter { $0.contains("profile 'other-lock' decoded nothing") }.count == 1)
+        #expect(report.warnings.allSatisfy { $0.hasPrefix(Self.capture.path + ": ") })
+    }
+
+    @Test func failuresIsEmptyCountsEveryFailure() throws {
+        let report = try CaptureAnalysis.analyze(Self.capture)
+        #expect(!report.failures.isEmpty)
+        #expect(report.failures.count == 5)
+        #expect(report.failures.underestimatedCount == report.failures.listed.count)
+    }
+
+    /// The value types compare and hash by value: two analyses of one capture are equal.
+    @Test func valuesAreEquatableAndHashable() throws {
+        let first = try CaptureAnalysis.analyze(Self.capture)
+        let second = try CaptureAnalysis.analyze(Self.capture)
+        #expect(first.devices == second.devices)
+        #expect(first.connections == second.connections)
+        #expect(first.failures == second.failures)
+        #expect(Set(first.notices) == Set(second.notices))
+        #expect(Set(first.devices).count == 3)
+        #expect(CaptureAnalysis.Options() == CaptureAnalysis.Options(transactions: .failed, vendorFrames: .all))
+        #expect(CaptureReport.Failure.Severity.allCases.map(\.rawValue) == ["failure", "warning", "info"])
     }
 }
 

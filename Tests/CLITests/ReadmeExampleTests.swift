@@ -2,32 +2,50 @@ import AnalyzerTestSupport
 import Foundation
 import Testing
 
-/// The outputs the README shows are what bledecode prints for the commands it shows: each line of
-/// an excerpt (`…` stands for lines left out) is a line of the output, in the same order.
+/// The outputs the README shows are what bledecode prints for the commands it shows: an excerpt's
+/// lines are consecutive lines of the output, except where a `…` line stands for lines left out.
 struct ReadmeExampleTests {
-    /// The lines of the first plain code block opened after the line holding `marker`, without
-    /// the `…` lines.
+    /// The lines of the first plain code block opened after the line holding `marker`.
     static func excerpt(after marker: String) throws -> [String] {
-        let block = try #require(try DocCodeBlocks("README.md").blocks("", after: marker).first)
-        return block.lines.filter { $0 != "…" }
+        try #require(try DocCodeBlocks("README.md").blocks("", after: marker).first).lines
     }
 
-    /// The excerpt's lines missing from `output`, or out of its order.
-    static func missing(_ excerpt: [String], from output: String) -> [String] {
-        var rest = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[...]
-        var missing: [String] = []
-        for line in excerpt {
-            if let found = rest.firstIndex(of: line) { rest = rest[(found + 1)...] } else { missing.append(line) }
+    /// The first run of the excerpt's lines (between `…` lines) that is not where it should be in
+    /// `output`, or nil when the excerpt is one of `output`. Each run must be consecutive lines of
+    /// the output, each `…` stands for one line or more, and the excerpt may begin and end anywhere.
+    static func misplaced(_ excerpt: [String], in output: String) -> [String]? {
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let runs = excerpt.split(separator: "…", omittingEmptySubsequences: false).map(Array.init)
+        var from = 0
+        for run in runs {
+            // The earliest place leaves the most room to the runs after it.
+            guard let start = (from...max(from, lines.count - run.count)).first(where: { start in
+                start + run.count <= lines.count && Array(lines[start..<(start + run.count)]) == run
+            }) else { return run }
+            from = start + run.count + 1
         }
-        return missing
+        return nil
+    }
+
+    @Test func excerptsAreConsecutiveLinesExceptWhereMarked() {
+        let output = "a\nb\nc\nd\ne"
+        #expect(Self.misplaced(["b", "c"], in: output) == nil)
+        #expect(Self.misplaced(["a", "…", "d", "e"], in: output) == nil)
+        #expect(Self.misplaced(["…", "c", "…"], in: output) == nil)
+        #expect(Self.misplaced(["a", "c"], in: output) == ["a", "c"])
+        #expect(Self.misplaced(["a", "…", "b"], in: output) == ["b"])
+        #expect(Self.misplaced(["c", "…", "b"], in: output) == ["b"])
+        #expect(Self.misplaced(["…", "a"], in: output) == ["a"])
+        #expect(Self.misplaced(["e", "…"], in: output) == [])
+        #expect(Self.misplaced(["b", "x"], in: output) == ["b", "x"])
     }
 
     @Test func theTimelineExcerptIsTheSamplesTimeline() throws {
         let lines = try Self.excerpt(after: "![The terminal timeline of Samples/demo-lock.btsnoop]")
         let run = try CLI.run(["Samples/demo-lock.btsnoop"])
         #expect(run.status == 0)
-        #expect(lines.count == 10)
-        #expect(Self.missing(lines, from: run.stdout) == [])
+        #expect(lines.count == 13)
+        #expect(Self.misplaced(lines, in: run.stdout) == nil)
     }
 
     @Test func theVerifyExcerptIsTheSamplesVerify() throws {
@@ -35,7 +53,7 @@ struct ReadmeExampleTests {
         let lines = try Self.excerpt(after: command)
         let run = try CLI.run(["verify", "Samples/demo-lock.btsnoop", "--profile", "Samples/profiles/demo-lock.yaml"])
         #expect(run.status == 1)
-        #expect(lines.count == 6)
-        #expect(Self.missing(lines, from: run.stdout) == [])
+        #expect(lines.count == 7)
+        #expect(Self.misplaced(lines, in: run.stdout) == nil)
     }
 }

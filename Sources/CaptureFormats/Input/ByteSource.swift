@@ -41,12 +41,12 @@ final class FileDescriptorSource: ByteSource {
     convenience init(opening path: String) throws(CaptureError) {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
-            throw CaptureError(file: path, message: "cannot open: \(String(cString: strerror(errno)))")
+            throw CaptureError(file: path, message: "cannot open: \(String(cString: strerror(errno)))", cause: .cannotRead)
         }
         var status = stat()
         if fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
-            throw CaptureError(file: path, message: "cannot open: is a directory")
+            throw CaptureError(file: path, message: "cannot open: is a directory", cause: .cannotRead)
         }
         self.init(descriptor: fd, name: path, ownsDescriptor: true)
     }
@@ -79,7 +79,8 @@ final class FileDescriptorSource: ByteSource {
             }
         }
         guard failure == 0 else {
-            throw CaptureError(file: name, message: "read error: \(String(cString: strerror(failure)))")
+            throw CaptureError(file: name, message: "read error: \(String(cString: strerror(failure)))",
+                               cause: .cannotRead)
         }
         return bytes
     }

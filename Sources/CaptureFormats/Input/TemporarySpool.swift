@@ -15,7 +15,8 @@ struct TemporarySpool {
         var template = Array("\(directory)/bledecode-spool-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else {
-            throw CaptureError(file: file, message: "cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))")
+            throw CaptureError(file: file, message: "cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))",
+                               cause: .cannotRead)
         }
         path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { close(fd) }
@@ -25,7 +26,8 @@ struct TemporarySpool {
                 while written < chunk.count {
                     let count = chunk.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + written }, chunk.count - written) }
                     guard count > 0 else {
-                        throw CaptureError(file: file, message: "cannot write a temporary file: \(String(cString: strerror(errno)))")
+                        throw CaptureError(file: file, message: "cannot write a temporary file: \(String(cString: strerror(errno)))",
+                                               cause: .cannotRead)
                     }
                     written += count
                 }

@@ -10,7 +10,8 @@ enum PcapFile {
                        compressed: compressed, spool: spool)
         #else
         throw CaptureError(file: path, message: "\(container.rawValue) files are read through libpcap, which this build "
-                               + "of bledecode is without (the iOS SDK has none): analyse the file with a macOS or Linux build")
+                               + "of bledecode is without (the iOS SDK has none): analyse the file with a macOS or Linux build",
+                           cause: .unavailable)
         #endif
     }
 }

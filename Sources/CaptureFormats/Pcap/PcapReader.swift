@@ -67,7 +67,7 @@ final class PcapReader: RecordBatchReader {
 
         guard let file = fopen(libpcapPath, "rb") else {
             throw CaptureError(file: path, message: "cannot open the \(container.rawValue) file for libpcap: "
-                                   + String(cString: strerror(errno)))
+                                   + String(cString: strerror(errno)), cause: .cannotRead)
         }
         // libpcap reads through stdio, 4 KiB a read call: with a 1 MiB buffer, 256 times fewer.
         // (glibc ignores the size when it is to allocate the buffer itself.)
