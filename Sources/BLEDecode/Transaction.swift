@@ -10,8 +10,13 @@ extension CaptureReport {
         public let opcodeName: String
         /// The attribute handle the request names, when it names one.
         public let handle: UInt16?
-        /// The characteristic or descriptor, by name or UUID (`Battery Level (2A19)`).
+        /// The characteristic or descriptor, by name or UUID (`Battery Level (2A19)`); a handle of
+        /// the other side's server says whose it is (`the host's handle 0x0000`).
         public let attribute: String?
+        /// Whose GATT server the request went to: `device` (the connection's device), `host` (the
+        /// capturing host's own server, asked by the device) or `central` (on air, the central's,
+        /// asked by the peripheral). Either side of a link may be a server (docs/report.md).
+        public let server: String
         /// When the request was sent: microseconds since 1970 (UTC).
         public let requestUs: Int64
         /// When the response came: microseconds since 1970 (UTC); nil when none came.
@@ -30,6 +35,7 @@ extension CaptureReport {
             opcodeName = transaction.opcode.name
             handle = transaction.handle
             attribute = transaction.attribute
+            server = transaction.server.rawValue
             requestUs = transaction.requestUs
             responseUs = transaction.responseUs
             outcome = transaction.outcome.rawValue

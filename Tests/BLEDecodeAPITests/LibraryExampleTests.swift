@@ -70,6 +70,8 @@ struct LibraryExampleTests {
         let failedWrite = report.connections.flatMap(\.transactions).first { $0.errorCode == 0x03 }
         #expect(failedWrite?.errorName == "Write Not Permitted")
         #expect(failedWrite?.opcodeName == "Write Request")
+        // The phone is the only GATT client in the sample: every request went to the device's server.
+        #expect(Set(report.connections.flatMap(\.transactions).map(\.server)) == ["device"])
         let unlock = try #require(report.vendorFrames.first { $0.commandName == "UNLOCK" })
         #expect(unlock.connectionID != nil && unlock.outcome != nil && unlock.direction == .hostToDevice)
     }
