@@ -147,8 +147,12 @@ extension SessionAnalyzer {
     ///   command was pending: the host's repetition, not the operation, was refused (a warning).
     static func classify(_ opcode: HCIOpcode, status: HCIStatus, repeated: Bool) -> (FailureKind, FindingSeverity, String) {
         // OGF 0x3F vendor-specific, 0x3E reserved for testing (Vol 4 Part E §5.4.1).
-        if opcode.ogf >= 0x3E && status.rawValue == 0x01 {
+        if opcode.isVendorSpecific && status.rawValue == 0x01 {
             return (.hciVendorCommandUnsupported, .info, " (the controller does not know this vendor command)")
+        }
+        if opcode.isLogoTesting && status.rawValue == 0x01 {
+            return (.hciVendorCommandUnsupported, .info,
+                    " (the controller does not know this command of OGF 0x3E, reserved for Bluetooth logo testing)")
         }
         if opcode.isVendorSpecific {
             return (.hciVendorCommandFailed, .warning, " (a vendor extension of the stack)")
