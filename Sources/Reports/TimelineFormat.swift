@@ -61,6 +61,14 @@ extension TimelineFormat {
         return parts
     }
 
+    /// `malformed 3`: the decoding problems by kind (`stats.decodeIssues`), said in the closing
+    /// line so they are not only in the JSON; `bledecode packets` marks each record.
+    static func decodeIssues(_ stats: CaptureStatistics) -> String? {
+        guard !stats.issues.isEmpty else { return nil }
+        return stats.issues.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
+            .joined(separator: ", ")
+    }
+
     /// `"LOCK-A101"`: a name from a capture in quotes, cut so a hostile 248-byte name cannot
     /// flood a line. Escaping for the medium is the renderer's job.
     static func quoted(_ name: String, limit: Int = 40) -> String {
