@@ -122,10 +122,22 @@ extension SessionAnalyzer {
         }
     }
 
-    /// A Vendor Specific event: counted as not analysed, by its first byte.
+    /// A Vendor Specific event: an Android Bluetooth Quality Report that a link is approaching its
+    /// supervision timeout is a warning on that link (`QualityReport`); any other is counted as
+    /// not analysed, by its first byte.
     mutating func vendorEvent(_ parameters: [UInt8], record: CaptureRecord) {
-        PacketsNotAnalysed.count(.hciVendorEvent, code: parameters.first.map(Int.init), bytes: parameters.count,
-                                 timeUs: record.timestampUs, record: record.index, in: &stats.packetsNotAnalysed)
+        guard let report = QualityReport(vendorParameters: parameters), report.reportID == .approachingLSTO else {
+            PacketsNotAnalysed.count(.hciVendorEvent, code: parameters.first.map(Int.init), bytes: parameters.count,
+                                     timeUs: record.timestampUs, record: record.index, in: &stats.packetsNotAnalysed)
+            return
+        }
+        let conn = live[.hci(adapter: record.adapter, handle: report.connectionHandle)]
+        fail(.supervisionTimeoutApproaching, severity: .warning, at: record.timestampUs, record: record.index, slot: conn?.slot,
+             connection: conn?.connection.id,
+             "controller reported approaching supervision timeout on handle \(Hex.code(report.connectionHandle, width: 4)), "
+                + "RSSI \(report.rssi) dBm (Bluetooth Quality Report)",
+             details: [.int("connectionHandle", report.connectionHandle), .int("rssi", report.rssi),
+                       .int("reportId", report.reportID.rawValue), .string("reportName", report.reportID.name)])
     }
 
     mutating func answer(_ opcode: HCIOpcode, status: HCIStatus?, by event: String, record: CaptureRecord) {

@@ -243,10 +243,14 @@ struct TimelineTests {
                        "(0x60 3, 0x61 3, 0x70 4, 0x71 3, 0x72 4, 0x73 8, 0x74 4); ",
                        "decode issues: malformed 3 (`bledecode packets` marks them)\n"].joined()
         #expect(isap.stdout.hasSuffix(isapEnd))
-        // Vendor-specific events: the fossibot phone's Bluetooth Quality Reports.
+        // Vendor-specific events: the fossibot phone's Bluetooth Quality Reports. Those saying a link
+        // approaches its supervision timeout are warnings on the link, just before it is lost.
         let fossibot = try CLI.run([SharedCaptures.path("real/fossibot_btsnoop_hci.log"), "--color", "never"])
-        #expect(fossibot.stdout.hasSuffix("; not analysed: 15 HCI vendor-specific events (0xFF) bledecode does not decode "
-                                          + "(sub-event 0x58 15)\n"))
+        #expect(fossibot.stdout.hasSuffix("; not analysed: 9 HCI vendor-specific events (0xFF) bledecode does not decode "
+                                          + "(sub-event 0x58 9)\n"))
+        #expect(fossibot.stdout.contains("\n    +2.713925  C1  ! supervision-timeout-approaching: controller reported "
+                                         + "approaching supervision timeout on handle 0x0041, RSSI -127 dBm "
+                                         + "(Bluetooth Quality Report) (×2)\n    +2.751225  C1  ✗ link-lost: "))
         let btmouse = try CLI.run([SharedCaptures.path("real/btmouse_btsnoop_hci.log"), "--color", "never"])
         #expect(btmouse.stdout.hasSuffix("; not analysed: 1 HCI vendor-specific event (0xFF) bledecode does not decode "
                                          + "(sub-event 0x00 1)\n"))

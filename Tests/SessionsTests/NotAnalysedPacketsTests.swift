@@ -5,8 +5,9 @@ import HCI
 import Sessions
 import Testing
 
-/// Packets bledecode counts but does not decode are summarised by kind and code, never dropped
-/// (docs/report.md).
+/// Packets bledecode counts but does not decode are summarised by kind and code, never dropped;
+/// an Android Bluetooth Quality Report of a link approaching its supervision timeout is a warning
+/// on that link (docs/report.md, docs/failures.md).
 struct NotAnalysedPacketsTests {
     let handle: UInt16 = 0x0041
 
@@ -17,7 +18,7 @@ struct NotAnalysedPacketsTests {
             + [UInt8](repeating: 0, count: 48)
     }
 
-    /// Vendor events are counted by their first byte.
+    /// Vendor events that are not an Approaching LSTO report are counted by their first byte.
     @Test func vendorEventsAreCountedBySubevent() {
         var s = SampleScenarios.lockAConnected(handle: handle)
         s.event(0xFF, [0x00, 0x00, 0x10, 0x0A, 0x03])
@@ -40,6 +41,26 @@ struct NotAnalysedPacketsTests {
             "Vendor Specific event (no parameters)",
         ])
         #expect(report.notices.map(\.kind) == [.danglingConnection])
+    }
+
+    /// Approaching LSTO (report ID 0x02) names the link: a warning on it, with handle and RSSI.
+    @Test func approachingSupervisionTimeoutIsAWarningOnItsLink() {
+        var s = SampleScenarios.lockAConnected(handle: handle)
+        s.event(0xFF, qualityReport(id: 0x02, handle: handle, rssi: -127))
+        s.event(0xFF, qualityReport(id: 0x02, handle: handle, rssi: -127))
+        s.disconnectionComplete(handle: handle, reason: 0x3E)
+        let report = analyzeRecords(s.records)
+        #expect(report.stats.packetsNotAnalysed == [])
+        let notices = report.notices.filter { $0.kind == .supervisionTimeoutApproaching }
+        #expect(notices.count == 1)
+        #expect(notices.first?.severity == .warning)
+        #expect(notices.first?.count == 2)
+        #expect(notices.first?.connectionID == ConnectionID(number: 1))
+        #expect(notices.first?.record == s.records.count - 2)
+        #expect(notices.first?.summary == "controller reported approaching supervision timeout on handle 0x0041, "
+                + "RSSI -127 dBm (Bluetooth Quality Report)")
+        #expect(notices.first?.details == [.int("connectionHandle", 0x0041), .int("rssi", -127), .int("reportId", 2),
+                                           .string("reportName", "Approaching LSTO")])
     }
 
     /// BTstack's daemon protocol (OGF 0x3D commands, events from 0x60) is no HCI command owed an
