@@ -19,6 +19,11 @@ public struct HCIEventCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     /// Vendor-specific debug events (Vol 4 Part E §5.4.4); Broadcom and Qualcomm phones log many.
     public static let vendorSpecific = Self(rawValue: 0xFF)
 
+    /// Codes from 0x60 below 0xFF, which Core v5.4 does not assign: BTstack's daemon sends its
+    /// clients events there (`BTSTACK_EVENT_STATE` 0x60 onwards, BTstack src/btstack_defines.h),
+    /// and its dumps record them beside the controller's.
+    public var isBTstackDaemon: Bool { rawValue >= 0x60 && rawValue != 0xFF }
+
     /// Unknown codes say they are events: `Unknown Event (0x60)`.
     public var name: String { Self.names[rawValue] ?? "Unknown Event (\(Hex.code(rawValue)))" }
     public var description: String { Self.names[rawValue] == nil ? name : "\(name) (\(Hex.code(rawValue)))" }

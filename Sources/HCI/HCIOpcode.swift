@@ -25,6 +25,11 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// Opcode 0x0000: Command Complete / Command Status with it only return command credits.
     public var isNOP: Bool { rawValue == 0 }
     public var isVendorSpecific: Bool { ogf == 0x3F }
+    /// OGF 0x3E: reserved for Bluetooth Logo Testing (§5.4.1), neither vendor nor standard.
+    public var isLogoTesting: Bool { ogf == 0x3E }
+    /// OGF 0x3D: not assigned by Core; BTstack's daemon and its client library exchange commands
+    /// of this group, which never reach a controller (BTstack src/btstack_defines.h, `OGF_BTSTACK`).
+    public var isBTstackDaemon: Bool { ogf == 0x3D }
 
     public static let nop = Self(rawValue: 0x0000)
     public static let disconnect = Self(rawValue: 0x0406)

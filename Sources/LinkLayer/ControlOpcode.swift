@@ -54,6 +54,8 @@ public struct ControlOpcode: RawRepresentable, Hashable, Sendable {
 
     /// The CtrData fields in wire order; nil for an opcode this decoder does not know.
     var layout: [ControlParameterSpec]? { Self.table[rawValue]?.layout }
+    /// An opcode of Table 2.18 that the decoder has a layout for.
+    public var isKnown: Bool { Self.table[rawValue] != nil }
 
     struct Entry: Sendable {
         var name: String

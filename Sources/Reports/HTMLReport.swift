@@ -79,6 +79,7 @@ public enum HTMLReport {
         rows.append(("Failures", TimelineFormat.failureCount(report)))
         let notAnalysed = TimelineFormat.notAnalysed(report.stats)
         if !notAnalysed.isEmpty { rows.append(("Not analysed", notAnalysed.joined(separator: "; "))) }
+        if let issues = TimelineFormat.decodeIssues(report.stats) { rows.append(("Decode issues", issues)) }
         rows.append(("Command line", commandLine))
         return "<section id=\"capture\"><h2>Capture</h2><table class=\"facts\">\n"
             + rows.map { "<tr><th>\(HTMLText.escape($0.0))</th><td>\(HTMLText.escape($0.1))</td></tr>\n" }.joined()

@@ -29,6 +29,7 @@ public enum MarkdownReport {
         facts.append(("Failures", counted))
         let notAnalysed = TimelineFormat.notAnalysed(report.stats)
         if !notAnalysed.isEmpty { facts.append(("Not analysed", notAnalysed.joined(separator: "; "))) }
+        if let issues = TimelineFormat.decodeIssues(report.stats) { facts.append(("Decode issues", issues)) }
         lines += facts.map { "| \($0.0) | " + MarkdownText.escape($0.1) + " |" }
 
         lines += ["", "## Failures (\(counted))", ""]

@@ -151,6 +151,10 @@ public enum ReportJSON {
         for use in stats.channelsNotAnalysed { channelUse(use, into: &w) }
         w.endArray()
         w.field("l2capWithoutConnection", stats.l2capWithoutConnection)
+        w.key("packetsNotAnalysed")
+        w.beginArray()
+        for use in stats.packetsNotAnalysed { packetsNotAnalysed(use, into: &w) }
+        w.endArray()
         w.key("failuresByKind")
         w.beginObject()
         for (kind, count) in stats.failuresByKind.sorted(by: { $0.key < $1.key }) { w.dynamicKey(kind.rawValue); w.int(count) }
@@ -186,6 +190,21 @@ public enum ReportJSON {
         w.field("bytes", use.bytes)
         w.field("firstUs", use.firstUs)
         w.field("lastUs", use.lastUs)
+        w.endObject()
+    }
+
+    /// Packets of one kind and code counted but not decoded: `kind`, `code` (null for a vendor
+    /// event without parameters), `name`, packets, bytes, first and last time, first record.
+    static func packetsNotAnalysed(_ use: PacketsNotAnalysed, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("kind", use.kind.rawValue)
+        w.field("code", optional: use.code)
+        w.field("name", use.name)
+        w.field("packets", use.packets)
+        w.field("bytes", use.bytes)
+        w.field("firstUs", use.firstUs)
+        w.field("lastUs", use.lastUs)
+        w.field("firstRecord", use.firstRecord)
         w.endObject()
     }
 
@@ -343,6 +362,10 @@ public enum ReportJSON {
         w.key("channels")
         w.beginArray()
         for use in c.channels { channelUse(use, into: &w) }
+        w.endArray()
+        w.key("packetsNotAnalysed")
+        w.beginArray()
+        for use in c.packetsNotAnalysed { packetsNotAnalysed(use, into: &w) }
         w.endArray()
         w.key("discovery")
         if let discovery = c.discovery {

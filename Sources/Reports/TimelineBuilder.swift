@@ -356,6 +356,11 @@ extension Timeline {
                                         text: channelText(use) + ": " + TimelineFormat.counted(use.packets, "L2CAP PDU") + ", "
                                             + "\(use.bytes) bytes, not analysed"))
         }
+        for use in connection.packetsNotAnalysed {
+            events.append(TimelineEvent(kind: .traffic, timeUs: use.firstUs, endUs: use.lastUs, connectionID: id,
+                                        text: use.name + ": " + TimelineFormat.counted(use.packets, "packet") + ", not analysed",
+                                        records: [use.firstRecord]))
+        }
         if let end = connection.endUs, !lost {
             var text = "disconnected after " + TimelineFormat.duration(end - connection.startUs)
             if let reason = connection.disconnectReason { text += ": \(reason.name) (\(Hex.code(reason.rawValue)))" }

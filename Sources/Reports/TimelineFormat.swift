@@ -25,6 +25,7 @@ extension TimelineFormat {
             parts.append(TimelineFormat.counted(total, "L2CAP PDU") + " on channels bledecode does not decode ("
                          + channels.map { "\(Timeline.channelText($0)) \($0.packets)" }.joined(separator: ", ") + ")")
         }
+        parts += packetsNotAnalysed(stats.packetsNotAnalysed)
         if stats.l2capWithoutConnection > 0 { parts.append("\(stats.l2capWithoutConnection) L2CAP PDU(s) on links with no connection") }
         if stats.scoPackets + stats.isoPackets > 0 { parts.append("\(stats.scoPackets + stats.isoPackets) audio (SCO/ISO) packet(s)") }
         if stats.undecodableRecords > 0 { parts.append("\(stats.undecodableRecords) record(s) that did not decode") }
@@ -35,6 +36,37 @@ extension TimelineFormat {
             parts.append("\(stats.otherRecords) record(s) that carry no packet (notes, capture control, unknown types)")
         }
         return parts
+    }
+
+    /// One phrase per kind of packets counted but not decoded: `15 HCI vendor-specific events
+    /// (0xFF) bledecode does not decode (sub-event 0x58 9, 0x0E 6)`.
+    static func packetsNotAnalysed(_ uses: [PacketsNotAnalysed]) -> [String] {
+        var parts: [String] = []
+        for kind in Set(uses.map(\.kind)).sorted() {
+            let of = uses.filter { $0.kind == kind }.sorted { ($0.code ?? -1) < ($1.code ?? -1) }
+            let total = of.reduce(0) { $0 + $1.packets }
+            let codes = of.map { ($0.code.map { Hex.code($0, width: kind == .btstackDaemonCommand ? 4 : 2) } ?? "none")
+                + " \($0.packets)" }
+            let what = switch kind {
+            case .hciVendorEvent: TimelineFormat.counted(total, "HCI vendor-specific event") + " (0xFF) bledecode does not decode (sub-event "
+            case .llControlUnknown: TimelineFormat.counted(total, "LL Control PDU") + " of opcodes bledecode does not know (opcode "
+            case .btstackDaemonCommand: TimelineFormat.counted(total, "BTstack daemon command")
+                + " (OGF 0x3D, between BTstack and its clients, never sent to a controller) ("
+            case .btstackDaemonEvent: TimelineFormat.counted(total, "BTstack daemon event")
+                + " (between BTstack and its clients, not from a controller) ("
+            default: TimelineFormat.counted(total, "packet") + " (\(kind.rawValue)) ("
+            }
+            parts.append(what + list(codes, limit: 8) + ")")
+        }
+        return parts
+    }
+
+    /// `malformed 3`: the decoding problems by kind (`stats.decodeIssues`), said in the closing
+    /// line so they are not only in the JSON; `bledecode packets` marks each record.
+    static func decodeIssues(_ stats: CaptureStatistics) -> String? {
+        guard !stats.issues.isEmpty else { return nil }
+        return stats.issues.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
+            .joined(separator: ", ")
     }
 
     /// `"LOCK-A101"`: a name from a capture in quotes, cut so a hostile 248-byte name cannot

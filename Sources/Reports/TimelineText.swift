@@ -180,6 +180,7 @@ public struct TimelineText {
                ? " (\(report.failures.count) listed: past \(SessionAnalyzer.failuresListedPerKind) of a kind, only counted)" : "")
             + noticeSummary(report)
             + notAnalysed(report.stats)
+            + (TimelineFormat.decodeIssues(report.stats).map { "; decode issues: " + $0 + " (`bledecode packets` marks them)" } ?? "")
     }
 
     /// `; 2 warnings (dangling-connection 1, …), 5 info (-v shows them)`.

@@ -48,4 +48,8 @@ public struct CaptureStatistics: Sendable {
     /// and PDUs on links no connection was made for.
     public var channelsNotAnalysed: [ChannelUse] = []
     public var l2capWithoutConnection = 0
+    /// Other packets counted but not decoded (vendor events, unknown LL Control opcodes, BTstack
+    /// daemon traffic), by kind and code over the whole capture; those on a link are also in
+    /// their connection's `packetsNotAnalysed`.
+    public var packetsNotAnalysed: [PacketsNotAnalysed] = []
 }

@@ -72,6 +72,8 @@ public struct Connection: Sendable {
     /// L2CAP channels whose traffic is not analysed (RFCOMM, SDP, AVDTP…), by PSM, or by CID
     /// when the capture lacks the channel's opening.
     public var channels: [ChannelUse] = []
+    /// Packets on the link that are counted but not decoded (LL Control PDUs of unknown opcodes).
+    public var packetsNotAnalysed: [PacketsNotAnalysed] = []
 
     public enum Role: String, Sendable { case central, peripheral, unknown }
     public enum Transport: String, Sendable { case le, brEdr = "br-edr" }

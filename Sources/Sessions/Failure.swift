@@ -35,6 +35,7 @@ public struct FailureKind: RawRepresentable, Hashable, Sendable, Comparable {
     public static let recordsOutOfOrder = Self(rawValue: "records-out-of-order")
     public static let attAnswerNotCaptured = Self(rawValue: "att-answer-not-captured")
     public static let connectionNotFollowed = Self(rawValue: "connection-not-followed")
+    public static let supervisionTimeoutApproaching = Self(rawValue: "supervision-timeout-approaching")
 
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }

@@ -28,8 +28,19 @@ extension SessionAnalyzer {
             advertised(address, type: adv.header.txAddressType, timeUs: now,
                        rssi: air.metadata?.rssiDBm.map { Int8(clamping: $0) },
                        scanResponse: adv.header.pduType == .scanRsp, data: packet.airAdvertisingData)
-        case .data:
+        case .data(let data):
             let link = LinkID.air(accessAddress: ll.accessAddress)
+            // A control PDU of an opcode without a layout is counted, on its link when one is up
+            // (a retransmission is the same PDU again).
+            if case .control(let control) = data.content, !control.opcode.isKnown, !air.flags.contains(.retransmission) {
+                let bytes = 1 + control.extraOctets.count
+                PacketsNotAnalysed.count(.llControlUnknown, code: Int(control.opcode.rawValue), bytes: bytes, timeUs: now,
+                                         record: packet.record.index, in: &stats.packetsNotAnalysed)
+                if let conn = live[link] {
+                    PacketsNotAnalysed.count(.llControlUnknown, code: Int(control.opcode.rawValue), bytes: bytes, timeUs: now,
+                                             record: packet.record.index, in: &conn.connection.packetsNotAnalysed)
+                }
+            }
             guard let conn = live[link] else { break }
             conn.connection.lastActivityUs = now
             if air.direction == .peripheralToCentral { conn.lastPeripheralUs = now } else { conn.lastCentralUs = now }

@@ -13,6 +13,12 @@ extension SessionAnalyzer {
 
     mutating func handle(_ command: HCICommandPacket, record: CaptureRecord) {
         let opcode = command.opcode
+        // BTstack's daemon protocol: no controller answers it, so it is owed no answer.
+        if opcode.isBTstackDaemon {
+            PacketsNotAnalysed.count(.btstackDaemonCommand, code: Int(opcode.rawValue), bytes: Int(command.parameterTotalLength),
+                                     timeUs: record.timestampUs, record: record.index, in: &stats.packetsNotAnalysed)
+            return
+        }
         // Queued in place in the dictionary (a copy taken out would be copied on write).
         let repeated = !(pendingCommands[opcode.rawValue]?.isEmpty ?? true)
         let droppedOldest = Self.enqueue(PendingCommand(opcode: opcode, timeUs: record.timestampUs, record: record.index,
@@ -67,6 +73,11 @@ extension SessionAnalyzer {
     /// (handed the whole packet, the caller would copy it).
     mutating func handle(_ event: HCIEventPacket, record: CaptureRecord,
                          joinedAdvertising: [ExtendedAdvertisingAssembler.Output], events: inout [SessionEvent]) {
+        if event.code.isBTstackDaemon {
+            PacketsNotAnalysed.count(.btstackDaemonEvent, code: Int(event.code.rawValue), bytes: Int(event.parameterTotalLength),
+                                     timeUs: record.timestampUs, record: record.index, in: &stats.packetsNotAnalysed)
+            return
+        }
         switch event.body {
         case .commandComplete(let complete):
             guard !complete.commandOpcode.isNOP else { return }
@@ -95,6 +106,8 @@ extension SessionAnalyzer {
             guard let conn = live[.hci(adapter: record.adapter, handle: handle)] else { return }
             encryptionChanged(in: conn, kind: .refresh, status: status.rawValue, statusName: status.name, keySize: nil,
                               source: "hci", record: record)
+        case .vendor(let parameters):
+            vendorEvent(parameters, record: record)
         case .leMeta(let meta):
             handle(meta, record: record, joinedAdvertising: joinedAdvertising)
             if case .raw(let bytes) = meta.body { isochronousLink(subevent: meta.subevent.rawValue, bytes) }
@@ -107,6 +120,24 @@ extension SessionAnalyzer {
         default:
             break
         }
+    }
+
+    /// A Vendor Specific event: an Android Bluetooth Quality Report that a link is approaching its
+    /// supervision timeout is a warning on that link (`QualityReport`); any other is counted as
+    /// not analysed, by its first byte.
+    mutating func vendorEvent(_ parameters: [UInt8], record: CaptureRecord) {
+        guard let report = QualityReport(vendorParameters: parameters), report.reportID == .approachingLSTO else {
+            PacketsNotAnalysed.count(.hciVendorEvent, code: parameters.first.map(Int.init), bytes: parameters.count,
+                                     timeUs: record.timestampUs, record: record.index, in: &stats.packetsNotAnalysed)
+            return
+        }
+        let conn = live[.hci(adapter: record.adapter, handle: report.connectionHandle)]
+        fail(.supervisionTimeoutApproaching, severity: .warning, at: record.timestampUs, record: record.index, slot: conn?.slot,
+             connection: conn?.connection.id,
+             "controller reported approaching supervision timeout on handle \(Hex.code(report.connectionHandle, width: 4)), "
+                + "RSSI \(report.rssi) dBm (Bluetooth Quality Report)",
+             details: [.int("connectionHandle", report.connectionHandle), .int("rssi", report.rssi),
+                       .int("reportId", report.reportID.rawValue), .string("reportName", report.reportID.name)])
     }
 
     mutating func answer(_ opcode: HCIOpcode, status: HCIStatus?, by event: String, record: CaptureRecord) {
@@ -147,8 +178,12 @@ extension SessionAnalyzer {
     ///   command was pending: the host's repetition, not the operation, was refused (a warning).
     static func classify(_ opcode: HCIOpcode, status: HCIStatus, repeated: Bool) -> (FailureKind, FindingSeverity, String) {
         // OGF 0x3F vendor-specific, 0x3E reserved for testing (Vol 4 Part E §5.4.1).
-        if opcode.ogf >= 0x3E && status.rawValue == 0x01 {
+        if opcode.isVendorSpecific && status.rawValue == 0x01 {
             return (.hciVendorCommandUnsupported, .info, " (the controller does not know this vendor command)")
+        }
+        if opcode.isLogoTesting && status.rawValue == 0x01 {
+            return (.hciVendorCommandUnsupported, .info,
+                    " (the controller does not know this command of OGF 0x3E, reserved for Bluetooth logo testing)")
         }
         if opcode.isVendorSpecific {
             return (.hciVendorCommandFailed, .warning, " (a vendor extension of the stack)")

@@ -242,12 +242,39 @@ struct TimelineTests {
     /// The closing line, and the Markdown and HTML reports' facts, name what was only counted:
     /// channels bledecode does not decode (isap's SDP and RFCOMM over BR/EDR), records that carry
     /// no packet (batteread, a `btmon -w` file of system notes and index records alone), radio
-    /// noise (the watch's sniffer: 867 bad CRCs).
+    /// noise (the watch's sniffer: 867 bad CRCs), vendor-specific events (fossibot, btmouse), an
+    /// unknown LL Control opcode (crackle), BTstack's daemon traffic (isap); and the decoding
+    /// problems by kind.
     @Test(.enabled(if: SharedCaptures.present, "needs ../shared/captures next to the package (absent here)"))
     func whatWasNotAnalysedIsSaid() throws {
         let isap = try CLI.run([SharedCaptures.path("real/isap_hci_dump.pklg"), "--color", "never"])
-        #expect(isap.stdout.hasSuffix("; not analysed: 16 L2CAP PDUs on channels bledecode does not decode "
-                                      + "(SDP (PSM 0x0001) 8, RFCOMM (PSM 0x0003) 8)\n"))
+        // BTstack's daemon traffic (OGF 0x3D commands, events 0x60…0x74) is said, and the three
+        // malformed daemon events.
+        let isapEnd = ["; not analysed: 16 L2CAP PDUs on channels bledecode does not decode ",
+                       "(SDP (PSM 0x0001) 8, RFCOMM (PSM 0x0003) 8), 8 BTstack daemon commands ",
+                       "(OGF 0x3D, between BTstack and its clients, never sent to a controller) ",
+                       "(0xF402 2, 0xF422 2, 0xF424 2, 0xF430 2), 29 BTstack daemon events ",
+                       "(between BTstack and its clients, not from a controller) ",
+                       "(0x60 3, 0x61 3, 0x70 4, 0x71 3, 0x72 4, 0x73 8, 0x74 4); ",
+                       "decode issues: malformed 3 (`bledecode packets` marks them)\n"].joined()
+        #expect(isap.stdout.hasSuffix(isapEnd))
+        // Vendor-specific events: the fossibot phone's Bluetooth Quality Reports. Those saying a link
+        // approaches its supervision timeout are warnings on the link, just before it is lost.
+        let fossibot = try CLI.run([SharedCaptures.path("real/fossibot_btsnoop_hci.log"), "--color", "never"])
+        #expect(fossibot.stdout.hasSuffix("; not analysed: 9 HCI vendor-specific events (0xFF) bledecode does not decode "
+                                          + "(sub-event 0x58 9)\n"))
+        #expect(fossibot.stdout.contains("\n    +2.713925  C1  ! supervision-timeout-approaching: controller reported "
+                                         + "approaching supervision timeout on handle 0x0041, RSSI -127 dBm "
+                                         + "(Bluetooth Quality Report) (×2)\n    +2.751225  C1  ✗ link-lost: "))
+        let btmouse = try CLI.run([SharedCaptures.path("real/btmouse_btsnoop_hci.log"), "--color", "never"])
+        #expect(btmouse.stdout.hasSuffix("; not analysed: 1 HCI vendor-specific event (0xFF) bledecode does not decode "
+                                         + "(sub-event 0x00 1)\n"))
+        // An LL Control PDU of opcode 0xFF over the air (crackle's record 61): on its link and in the total.
+        let crackle = try CLI.run([SharedCaptures.path("real/crackle_lesc.pcapng"), "--color", "never"])
+        #expect(crackle.stdout.contains("  C1    LL Control opcode 0xFF: 1 packet, not analysed\n"))
+        #expect(crackle.stdout.hasSuffix("; not analysed: 1 LL Control PDU of opcodes bledecode does not know (opcode 0xFF 1), "
+                                         + "2 radio packet(s) credited to no advertiser or link (bad CRC, noise); "
+                                         + "decode issues: interrupted-pdu 1 (`bledecode packets` marks them)\n"))
         let monitor = try CLI.run([SharedCaptures.path("real/batteread_capture.btsnoop"), "--color", "never"])
         #expect(monitor.status == 0)
         #expect(monitor.stdout.hasSuffix("\n0 devices, 0 connections, 0 failures; not analysed: "
@@ -255,13 +282,15 @@ struct TimelineTests {
         // The reports for bug tickets say it among the capture's facts.
         let markdown = try CLI.run([SharedCaptures.path("real/isap_hci_dump.pklg"), "--format", "markdown"])
         #expect(markdown.stdout.contains("| Failures | 0 |\n| Not analysed | 16 L2CAP PDUs on channels bledecode does not "
-                                         + "decode (SDP (PSM 0x0001) 8, RFCOMM (PSM 0x0003) 8) |\n"))
+                                         + "decode (SDP (PSM 0x0001) 8, RFCOMM (PSM 0x0003) 8); 8 BTstack daemon commands"))
+        #expect(markdown.stdout.contains("| Decode issues | malformed 3 |\n"))
         let html = try CLI.run([SharedCaptures.path("real/batteread_capture.btsnoop"), "--format", "html"])
         #expect(html.stdout.contains("<tr><th>Not analysed</th><td>6 record(s) that carry no packet "
                                      + "(notes, capture control, unknown types)</td></tr>\n"))
         let air = try CLI.run([SharedCaptures.path("real/watch_logs_capture.pcap"), "--color", "never"])
         #expect(air.stdout.hasSuffix("\n35 devices, 0 connections, 0 failures; not analysed: "
-                                     + "867 radio packet(s) credited to no advertiser or link (bad CRC, noise)\n"))
+                                     + "867 radio packet(s) credited to no advertiser or link (bad CRC, noise); "
+                                     + "decode issues: malformed 46 (`bledecode packets` marks them)\n"))
     }
 
     @Test func closingSummaryAndMarkdownCountFailuresPastTheListingCap() throws {

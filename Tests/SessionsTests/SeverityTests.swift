@@ -109,6 +109,23 @@ struct SeverityTests {
         #expect(report.stats.failuresByKind.isEmpty)
     }
 
+    /// A command of OGF 0x3E (reserved for logo testing) is no vendor command: the summary says which.
+    @Test func unknownCommandWordingFollowsItsOGF() {
+        var s = HCIScenario()
+        s.command(0xFBFB)
+        s.commandComplete(0xFBFB, status: 0x01)
+        s.command(0xFC00)
+        s.commandComplete(0xFC00, status: 0x01)
+        let report = analyze(s.records).report
+        #expect(report.notices.map(\.summary) == [
+            "Unknown (0xFBFB) failed: Unknown HCI Command (0x01), answered by Command Complete "
+                + "(the controller does not know this command of OGF 0x3E, reserved for Bluetooth logo testing)",
+            "Vendor Command (OCF 0x0000) failed: Unknown HCI Command (0x01), answered by Command Complete "
+                + "(the controller does not know this vendor command)",
+        ])
+        #expect(report.notices.map(\.severity) == [.info, .info])
+    }
+
     /// A vendor command failing otherwise: the stack's extension, a warning.
     @Test func vendorCommandOtherwiseFailedIsAWarning() {
         var s = HCIScenario()
