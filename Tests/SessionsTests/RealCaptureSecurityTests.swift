@@ -8,21 +8,25 @@ import Testing
 @Suite(.enabled(if: SharedCaptures.present, "needs ../shared/captures next to the package (absent here)"))
 struct RealCaptureSecurityTests {
     /// The device's Security Request ignored on three links, then refused with Pairing Not
-    /// Supported by the host.
-    @Test func androidpadIgnoredSecurityRequestsAndRefusedPairing() throws {
+    /// Supported by the host (records 13107–13108): no pairing ran, the link went on, a warning.
+    @Test func androidpadIgnoredSecurityRequestsAndRefusedOne() throws {
         let report = try analyzeFile(SharedCaptures.path("real/androidpad_btsnoop_hci.cfa"))
         let ignored = report.notices.filter { $0.kind == .securityRequestIgnored }
         #expect(ignored.map(\.connectionID) == [ConnectionID(number: 1), ConnectionID(number: 3), ConnectionID(number: 5)])
         #expect(ignored.allSatisfy { $0.severity == .warning && $0.count == 1 })
-        let refused = report.failures.filter { $0.kind == .pairingFailed }
-        #expect(refused.map(\.summary)
-                == ["The device's Security Request refused with Pairing Failed: Pairing Not Supported (0x05), sent by the host"])
+        let refused = report.notices.filter { $0.kind == .securityRequestRejected }
+        #expect(refused.map(\.summary) == ["The device's Security Request refused with Pairing Failed: Pairing Not Supported "
+                                           + "(0x05), sent by the host; no pairing ran"])
+        #expect(refused.map(\.record) == [13108])
+        #expect(refused.map(\.severity) == [.warning])
         #expect(refused.map(\.connectionID) == [ConnectionID(number: 6)])
         let c6 = try #require(report.connections.first { $0.id == ConnectionID(number: 6) })
         #expect(c6.security.securityRequests.map(\.outcome) == [.rejected])
+        #expect(c6.security.securityRequests.map(\.record) == [13107])
+        #expect(c6.security.pairings.isEmpty)
         // The rest in red: four links that dropped (two supervision timeouts, two that failed
         // to be established).
-        #expect(report.stats.failuresByKind == [.linkLost: 4, .pairingFailed: 1])
+        #expect(report.stats.failuresByKind == [.linkLost: 4])
     }
 
     /// LE Secure Connections pairing, then encryption, in that order; the link is encrypted only
