@@ -119,7 +119,7 @@ extension SessionAnalyzer {
             if conn.pendingOpcode(direction, bearer: bearer, indication: indication) != nil,
                let earlier = conn.peekPending(direction, bearer: bearer, indication: indication) {
                 if case .air = link, (Self.peerL2CAPUs(of: direction, in: conn) ?? .min) > earlier.transaction.requestUs
-                    || lastBadCRCUs > earlier.transaction.requestUs {
+                    || conn.badCRCPackets > earlier.badCRCBefore {
                     // Over the air the sniffer misses packets: the peer sent L2CAP data after the
                     // request that decoded to no answer, or packets were lost to bad CRCs since;
                     // the next request shows the answer came.
@@ -139,7 +139,8 @@ extension SessionAnalyzer {
                                              errorCode: nil, value: nil)
             if Self.isDiscovery(opcode) { discovering(att, in: conn, now: now) }
             if case .readRequest(let handle) = att.parameters { conn.longValues[handle] = nil }
-            conn.setPending(PendingRequest(pdu: att, transaction: transaction), direction, bearer: bearer, indication: indication)
+            conn.setPending(PendingRequest(pdu: att, transaction: transaction, badCRCBefore: conn.badCRCPackets), direction,
+                            bearer: bearer, indication: indication)
             nextDeadlineUs = min(nextDeadlineUs, now + options.transactionTimeoutUs)
         case .response, .confirmation:
             if opcode == .writeResponse {
@@ -207,7 +208,7 @@ extension SessionAnalyzer {
             + (earlier.transaction.handle.map { " to \(describe($0, slot: conn.slot))" } ?? "")
         fail(.attProtocolViolation, severity: .warning, at: record.timestampUs, record: record.index, slot: conn.slot,
              connection: conn.connection.id,
-             "\(what) sent while \(earlierWhat) was still outstanding: ATT allows one at a time" + airCaveat(conn),
+             "\(what) sent while \(earlierWhat) was still outstanding: ATT allows one at a time" + airCaveat(conn, since: earlier),
              details: [.int("opcode", att.opcode.rawValue), .string("opcodeName", att.opcode.name),
                        .int("outstandingOpcode", earlier.transaction.opcode.rawValue),
                        .int("outstandingRequestUs", earlier.transaction.requestUs)])

@@ -15,7 +15,7 @@ extension SessionAnalyzer {
         if air.flags.contains(.badCRC) || air.flags.contains(.noise) {
             if air.flags.contains(.badCRC) {
                 stats.badCRCPackets += 1
-                lastBadCRCUs = now
+                lostWithBadCRC(air)
             }
             stats.undecodableRadioPackets += 1
             return
@@ -41,6 +41,25 @@ extension SessionAnalyzer {
                       case .control(let control) = data.content {
                 airEncryptionControl(control, in: conn, record: packet.record)
             }
+        }
+    }
+
+    /// A packet lost to a bad CRC belongs to the link of its access address; one whose access
+    /// address cannot be read may belong to any link up at the time; an advertising one to none.
+    private func lostWithBadCRC(_ air: LinkLayerResult) {
+        let hint = air.metadata?.pduHint
+        let advertisingChannel = hint == .advertising || hint == .auxiliaryAdvertising
+            || (air.metadata?.channelIndex).map { $0 >= 37 } ?? false
+        if let accessAddress = air.packet?.accessAddress {
+            if accessAddress == LLPacket.advertisingAccessAddress { return }
+            if let conn = live[.air(accessAddress: accessAddress)] {
+                conn.badCRCPackets += 1
+                return
+            }
+        }
+        if advertisingChannel { return }
+        for (link, conn) in live.all {
+            if case .air = link { conn.badCRCPackets += 1 }
         }
     }
 

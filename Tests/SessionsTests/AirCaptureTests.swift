@@ -140,6 +140,32 @@ struct AirCaptureTests {
         }
     }
 
+    /// The caveat on an unanswered request counts only packets lost where its answer could be:
+    /// bad CRCs on its link (or on no readable link while it was up) after the request, not
+    /// advertising ones, ones before the link, or ones on the link before the request.
+    @Test func badCRCCaveatCountsOnlyTheLinkWhileTheRequestWaited() {
+        var s = AirScenario()
+        s.advertise(Self.peripheral)
+        for _ in 0..<3 { s.advertise(Self.peripheral, crcOK: false) }
+        s.data(0x2345_6789, .central, llid: .continuation, sn: false, nesn: false, [], crcOK: false)
+        s.connectInd(initA: Self.central, advA: Self.peripheral, accessAddress: Self.aa)
+        s.wait(ms: 2)
+        s.empty(Self.aa, .central)
+        s.empty(Self.aa, .peripheral)
+        s.data(Self.aa, .peripheral, llid: .continuation, sn: false, nesn: false, [], crcOK: false)
+        s.wait(ms: 30)
+        s.att(Self.aa, .central, [0x0A, 0x03, 0x00])
+        s.data(Self.aa, .peripheral, llid: .start, sn: false, nesn: false, [0x02, 0x00, 0x04, 0x00, 0x0B, 0x01], crcOK: false)
+        s.data(0x2345_6789, .central, llid: .continuation, sn: false, nesn: false, [], crcOK: false)
+        s.wait(ms: 30)
+        s.terminate(Self.aa, .central, reason: 0x08)
+        let (report, _) = analyze(s.records)
+        #expect(report.stats.badCRCPackets == 7)
+        #expect(report.failures.filter { $0.kind == .attNoResponse }.map(\.summary) == [
+            "Read Request to handle 0x0003 never answered: the link went down first (Connection Timeout) (the sniffer lost "
+                + "2 packet(s) on this link to bad CRCs while it waited; the answer may be among them)"])
+    }
+
     /// A CONNECT_IND cut to 22 of its 34 bytes (up to WinOffset) is malformed, but the
     /// peripheral answers on the access address it carried: the link is real.
     @Test func shortConnectIndAnsweredByThePeripheralIsALink() {

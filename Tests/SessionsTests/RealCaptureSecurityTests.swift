@@ -62,4 +62,17 @@ struct RealCaptureSecurityTests {
         #expect(report.failures.first?.summary == "Write Request to handle 0x0011 failed: Write Not Permitted (0x03)")
         #expect(report.notices.filter { $0.kind == .attProtocolViolation }.allSatisfy { $0.severity == .warning })
     }
+
+    /// garmin.pcapng: the 282 bad-CRC packets before record 4477 all precede the CONNECT_IND
+    /// (record 4417): none can hold the answer the request of 4477 waited for.
+    @Test func garminCaveatCountsOnlyTheLink() throws {
+        let report = try analyzeFile(SharedCaptures.path("real/garmin.pcapng"))
+        let violation = try #require(report.notices.first { $0.record == 4477 })
+        #expect(violation.summary == "Read By Group Type Request to handle 0x0023 sent while Read By Group "
+                + "Type Request to handle 0x0019 was still outstanding: ATT allows one at a time")
+        // The CCCD write of record 4553, unanswered: lost with it on the link are 4596, 4665, 4790, 4859, 4872.
+        let unanswered = try #require(report.notices.first { $0.kind == .attNoResponse })
+        #expect(unanswered.summary.hasSuffix("(the sniffer lost 5 packet(s) on this link to bad CRCs while it waited; the "
+                                             + "answer may be among them)"))
+    }
 }
