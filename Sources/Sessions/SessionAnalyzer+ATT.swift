@@ -128,7 +128,7 @@ extension SessionAnalyzer {
                 } else {
                     // A second request (or indication) before the first was answered breaks the
                     // protocol (§3.3.2, §3.3.3); the first stays outstanding, its answer may still come.
-                    violation(att, over: earlier, in: conn, record: record)
+                    violation(att, over: earlier, in: conn, direction: direction, record: record)
                     break
                 }
             }
@@ -202,14 +202,19 @@ extension SessionAnalyzer {
 
     /// A request sent while another on its flow is outstanding (Core v5.4 Vol 3 Part F §3.3.2):
     /// a warning of its own; the second is not tracked (its answer cannot be told from the first's).
-    mutating func violation(_ att: ATTPDU, over earlier: PendingRequest, in conn: LiveConnection, record: CaptureRecord) {
+    mutating func violation(_ att: ATTPDU, over earlier: PendingRequest, in conn: LiveConnection, direction: Direction,
+                            record: CaptureRecord) {
+        // It was sent: counted with its opcode and handle, though no answer is matched to it.
+        conn.updateTotals(TransactionTotals.Key(opcode: att.opcode.rawValue, handle: att.handle)) { $0.count += 1 }
         let what = att.opcode.name + (att.handle.map { " to \(describe($0, slot: conn.slot))" } ?? "")
         let earlierWhat = earlier.transaction.opcode.name
             + (earlier.transaction.handle.map { " to \(describe($0, slot: conn.slot))" } ?? "")
+        let side = Self.side(direction)
         fail(.attProtocolViolation, severity: .warning, at: record.timestampUs, record: record.index, slot: conn.slot,
              connection: conn.connection.id,
-             "\(what) sent while \(earlierWhat) was still outstanding: ATT allows one at a time" + airCaveat(conn, since: earlier),
-             details: [.int("opcode", att.opcode.rawValue), .string("opcodeName", att.opcode.name),
+             "\(what) sent by \(Self.who(side)) while \(earlierWhat) was still outstanding: ATT allows one at a time"
+                + airCaveat(conn, since: earlier),
+             details: [.int("opcode", att.opcode.rawValue), .string("opcodeName", att.opcode.name), .string("sentBy", side),
                        .int("outstandingOpcode", earlier.transaction.opcode.rawValue),
                        .int("outstandingRequestUs", earlier.transaction.requestUs)])
     }

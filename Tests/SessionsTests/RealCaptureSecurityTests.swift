@@ -68,7 +68,7 @@ struct RealCaptureSecurityTests {
     @Test func garminCaveatCountsOnlyTheLink() throws {
         let report = try analyzeFile(SharedCaptures.path("real/garmin.pcapng"))
         let violation = try #require(report.notices.first { $0.record == 4477 })
-        #expect(violation.summary == "Read By Group Type Request to handle 0x0023 sent while Read By Group "
+        #expect(violation.summary == "Read By Group Type Request to handle 0x0023 sent by the peripheral while Read By Group "
                 + "Type Request to handle 0x0019 was still outstanding: ATT allows one at a time")
         // The CCCD write of record 4553, unanswered: lost with it on the link are 4596, 4665, 4790, 4859, 4872.
         let unanswered = try #require(report.notices.first { $0.kind == .attNoResponse })

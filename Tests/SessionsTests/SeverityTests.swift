@@ -229,8 +229,15 @@ struct ATTFlowTests {
         #expect(report.failures.isEmpty)
         #expect(report.notices.map(\.kind) == [.attProtocolViolation])
         #expect(report.notices.map(\.severity) == [.warning])
-        #expect(report.notices[0].summary == "Read Request to handle 0x0003 sent while Read By Type Request to handle 0x0001 was still outstanding: ATT allows one at a time")
+        #expect(report.notices[0].summary == "Read Request to handle 0x0003 sent by the host while Read By Type Request to handle 0x0001 was still outstanding: ATT allows one at a time")
         #expect(report.connections[0].transactions.map(\.outcome) == [.ok])
+        // The second was sent: counted with its handle, matched to no answer.
+        let totals = report.connections[0].transactionTotals.byKey
+        #expect(totals.map(\.key.opcode) == [0x08, 0x0A])
+        #expect(totals.map(\.key.handle) == [1, 3])
+        #expect(totals.map(\.value.count) == [1, 1])
+        #expect(totals.map(\.value.unanswered) == [0, 0])
+        #expect(totals.map(\.value.latencies.count) == [1, 0])
     }
 
     /// A second primary-service discovery from 0x0001 well after the first is a run of its own.
