@@ -24,8 +24,9 @@ final class LiveConnection {
     var disconnectRequest: (timeUs: Int64, record: Int)?
     /// The controller accepted that Disconnect (Command Status: success).
     var disconnectAccepted = false
-    /// Time of the peripheral's last packet (air captures: answers prove the link is alive).
+    /// Time and record of the peripheral's last packet (air captures: answers prove the link is alive).
     var lastPeripheralUs: Int64?
+    var lastPeripheralRecord: Int?
     /// Time of the central's last packet (air captures: none means the sniffer did not follow).
     var lastCentralUs: Int64?
     /// Over the air, packets with a bad CRC the sniffer took on this link's access address, or

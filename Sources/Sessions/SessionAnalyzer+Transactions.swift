@@ -33,15 +33,17 @@ extension SessionAnalyzer {
             }
         case .timeout:
             describeAttribute(of: &request.transaction, slot: conn.slot)
-            fail(.attTimeout, at: now, record: nil, slot: conn.slot, connection: conn.connection.id,
+            // Named by the request's record: the request is what failed; the time is when that showed.
+            fail(.attTimeout, at: now, record: request.transaction.requestRecord, slot: conn.slot, connection: conn.connection.id,
                  "\(Self.what(request.transaction)) unanswered after \(options.transactionTimeoutUs / 1_000_000) s with the link up"
                     + airCaveat(conn, since: request),
                  details: Self.details(request.transaction))
         case .noResponse:
             describeAttribute(of: &request.transaction, slot: conn.slot)
             // Unanswered because the capture ended, or the link's end was not seen: nothing is
-            // known to have failed (the answer may have come).
-            fail(.attNoResponse, severity: unseenEnd ? .warning : .failure, at: now, record: nil, slot: conn.slot,
+            // known to have failed (the answer may have come). Named by the request's record.
+            fail(.attNoResponse, severity: unseenEnd ? .warning : .failure, at: now, record: request.transaction.requestRecord,
+                 slot: conn.slot,
                  connection: conn.connection.id,
                  "\(Self.what(request.transaction)) never answered: \(why ?? "the link went down first")" + airCaveat(conn, since: request),
                  details: Self.details(request.transaction))

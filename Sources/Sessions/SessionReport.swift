@@ -70,7 +70,7 @@ extension SessionAnalyzer {
         for (opcode, count) in attOpcodeCounts.enumerated() where count > 0 { stats.attPDUs[UInt8(opcode)] = count }
         expireTransactions(now: end, events: &events)
         for (link, open) in live.all.sorted(by: { $0.value.connection.startUs < $1.value.connection.startUs }) {
-            if case .air = link, endSilent(link, open, atCaptureEnd: true, events: &events) { continue }
+            if case .air = link, endSilent(link, open, atCaptureEnd: true, now: end, events: &events) { continue }
             if open.disconnectRequested, open.disconnectAccepted, let request = open.disconnectRequest {
                 disconnectNotCaptured(link, open, request: request, events: &events)
                 continue

@@ -63,6 +63,32 @@ struct RealCaptureSecurityTests {
         #expect(report.notices.filter { $0.kind == .attProtocolViolation }.allSatisfy { $0.severity == .warning })
     }
 
+    /// The Write Request of record 118 went unanswered; the peripheral was last heard at record
+    /// 142 and the link's supervision timeout is 1 s: lost then, before the central's first
+    /// SCAN_REQ (record 151). The central's 13 requests sent while one was outstanding say so,
+    /// and the Write Requests among them are counted: 7 in all (tshark: btatt.opcode == 0x12).
+    @Test func attDeadlockNamesItsRecords() throws {
+        let report = try analyzeFile(SharedCaptures.path("real/swt_st_att_deadlock.pcap"))
+        let unanswered = try #require(report.failures.first { $0.kind == .attNoResponse })
+        let lost = try #require(report.failures.first { $0.kind == .linkLost })
+        let start = try #require(report.stats.firstTimeUs)
+        #expect(unanswered.record == 118)
+        #expect(lost.record == 142)
+        #expect(lost.timeUs - start == 4_518_168)
+        #expect(unanswered.timeUs == lost.timeUs)
+        #expect(lost.summary == "Link to BPSTM (80:E1:26:00:66:92) lost: Connection Timeout (0x08) (inferred from silence: "
+                + "the central kept polling, the peripheral stopped answering; lost one supervision timeout (1.0 s) after its "
+                + "last packet (record 142))")
+        let violations = report.notices.filter { $0.kind == .attProtocolViolation }
+        #expect(violations.map(\.count).reduce(0, +) == 13)
+        #expect(violations.allSatisfy { $0.summary.contains(" sent by the central while ") })
+        let writes = report.connections[0].transactionTotals.byKey.filter { $0.key.opcode == 0x12 }
+        #expect(writes.map(\.key.handle) == [0x0011])
+        #expect(writes.map(\.value.count) == [7])
+        #expect(writes.map(\.value.errors) == [1])
+        #expect(writes.map(\.value.unanswered) == [1])
+    }
+
     /// garmin.pcapng: the 282 bad-CRC packets before record 4477 all precede the CONNECT_IND
     /// (record 4417): none can hold the answer the request of 4477 waited for.
     @Test func garminCaveatCountsOnlyTheLink() throws {
@@ -72,6 +98,7 @@ struct RealCaptureSecurityTests {
                 + "Type Request to handle 0x0019 was still outstanding: ATT allows one at a time")
         // The CCCD write of record 4553, unanswered: lost with it on the link are 4596, 4665, 4790, 4859, 4872.
         let unanswered = try #require(report.notices.first { $0.kind == .attNoResponse })
+        #expect(unanswered.record == 4553)
         #expect(unanswered.summary.hasSuffix("(the sniffer lost 5 packet(s) on this link to bad CRCs while it waited; the "
                                              + "answer may be among them)"))
     }
