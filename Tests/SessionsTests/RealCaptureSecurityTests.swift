@@ -29,6 +29,24 @@ struct RealCaptureSecurityTests {
         #expect(report.stats.failuresByKind == [.linkLost: 4])
     }
 
+    /// Records 13006 and 13009: C3 (500 ms timeout) and C1 (1 s) lost by supervision timeout,
+    /// silent from 30 ms apart: each names the other.
+    @Test func androidpadLinksLostTogether() throws {
+        let report = try analyzeFile(SharedCaptures.path("real/androidpad_btsnoop_hci.cfa"))
+        let timeouts = report.failures.filter { $0.kind == .linkLost && $0.summary.contains("(0x08)") }
+        #expect(timeouts.map(\.record) == [13006, 13009])
+        #expect(timeouts.map(\.summary) == [
+            "Link to ROKI_KP100_V04 (84:9D:C2:89:9E:24) lost: Connection Timeout (0x08); C1 went silent at the same "
+                + "moment (within 30 ms): a shared cause (the host's radio, interference) is likelier than this device",
+            "Link to ROKI_1082_V08 (D0:BA:E4:BE:F4:57) lost: Connection Timeout (0x08); C3 went silent at the same "
+                + "moment (within 30 ms): a shared cause (the host's radio, interference) is likelier than this device",
+        ])
+        #expect(timeouts.map { $0.details.first { $0.name == "lostWith" }?.value }
+                == [.list([.string("C1")]), .list([.string("C3")])])
+        // Those that failed to be established (0x3E) are no supervision timeouts.
+        #expect(report.failures.filter { $0.details.contains { $0.name == "lostWith" } }.count == 2)
+    }
+
     /// LE Secure Connections pairing, then encryption, in that order; the link is encrypted only
     /// from then.
     @Test func crackleLESCPairingThenEncryption() throws {
