@@ -78,9 +78,11 @@ extension HCIScenario {
         commandStatus(Self.leCreateConnection, status: status)
     }
 
-    /// LE Connection Complete (0x01), or LE Enhanced Connection Complete v1 (0x0A) / v2 (0x29).
+    /// LE Connection Complete (0x01), or LE Enhanced Connection Complete v1 (0x0A) / v2 (0x29);
+    /// the supervision timeout in 10 ms units.
     public mutating func connectionComplete(handle: UInt16, peer: BluetoothAddress, random: Bool,
-                                            intervalUnits: UInt16, status: UInt8 = 0, subevent: UInt8 = 0x01) {
+                                            intervalUnits: UInt16, status: UInt8 = 0, subevent: UInt8 = 0x01,
+                                            supervisionUnits: UInt16 = 400) {
         var w = ByteWriter()
         w.writeUInt8(status)
         w.writeUInt16LE(handle)
@@ -92,7 +94,7 @@ extension HCIScenario {
         }
         w.writeUInt16LE(intervalUnits)
         w.writeUInt16LE(0)
-        w.writeUInt16LE(400)
+        w.writeUInt16LE(supervisionUnits)
         w.writeUInt8(0)              // central clock accuracy
         if subevent == 0x29 {
             w.writeUInt8(0xFF)       // no advertising handle

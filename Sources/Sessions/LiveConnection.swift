@@ -24,10 +24,14 @@ final class LiveConnection {
     var disconnectRequest: (timeUs: Int64, record: Int)?
     /// The controller accepted that Disconnect (Command Status: success).
     var disconnectAccepted = false
-    /// Time of the peripheral's last packet (air captures: answers prove the link is alive).
+    /// Time and record of the peripheral's last packet (air captures: answers prove the link is alive).
     var lastPeripheralUs: Int64?
+    var lastPeripheralRecord: Int?
     /// Time of the central's last packet (air captures: none means the sniffer did not follow).
     var lastCentralUs: Int64?
+    /// Over the air, packets with a bad CRC the sniffer took on this link's access address, or
+    /// with no readable access address while the link was up: packets of this link it may have lost.
+    var badCRCPackets = 0
     /// Read Blob / Prepare Write values being joined, per handle (bounded).
     var longValues: [UInt16: [UInt8]] = [:]
     /// What the layer above was last told of this connection's device (`SessionEvent.device`)
@@ -178,6 +182,9 @@ struct FewKeys<Key: Hashable, Value> {
 struct PendingRequest {
     var pdu: ATTPDU
     var transaction: ATTTransaction
+    /// Over the air, the link's `badCRCPackets` when the request was sent: those lost since may
+    /// hold its answer.
+    var badCRCBefore = 0
 }
 
 /// The outstanding ATT request per direction of the request (Core v5.4 Vol 3 Part F §3.3.2: one

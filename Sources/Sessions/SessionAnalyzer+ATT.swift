@@ -119,16 +119,16 @@ extension SessionAnalyzer {
             if conn.pendingOpcode(direction, bearer: bearer, indication: indication) != nil,
                let earlier = conn.peekPending(direction, bearer: bearer, indication: indication) {
                 if case .air = link, (Self.peerL2CAPUs(of: direction, in: conn) ?? .min) > earlier.transaction.requestUs
-                    || lastBadCRCUs > earlier.transaction.requestUs {
+                    || conn.badCRCPackets > earlier.badCRCBefore || Self.continues(opcode, from: handle, earlier.transaction) {
                     // Over the air the sniffer misses packets: the peer sent L2CAP data after the
-                    // request that decoded to no answer, or packets were lost to bad CRCs since;
-                    // the next request shows the answer came.
+                    // request that decoded to no answer, packets were lost to bad CRCs since, or the
+                    // client went on with its discovery; the next request shows the answer came.
                     _ = conn.takePending(direction, bearer: bearer, indication: indication)
                     answerNotCaptured(earlier, in: conn, record: record)
                 } else {
                     // A second request (or indication) before the first was answered breaks the
                     // protocol (§3.3.2, §3.3.3); the first stays outstanding, its answer may still come.
-                    violation(att, over: earlier, in: conn, record: record)
+                    violation(att, over: earlier, in: conn, direction: direction, record: record)
                     break
                 }
             }
@@ -146,7 +146,8 @@ extension SessionAnalyzer {
                 }
             }
             if case .readRequest(let handle) = att.parameters { conn.longValues[handle] = nil }
-            conn.setPending(PendingRequest(pdu: att, transaction: transaction), direction, bearer: bearer, indication: indication)
+            conn.setPending(PendingRequest(pdu: att, transaction: transaction, badCRCBefore: conn.badCRCPackets), direction,
+                            bearer: bearer, indication: indication)
             nextDeadlineUs = min(nextDeadlineUs, now + options.transactionTimeoutUs)
         case .response, .confirmation:
             if opcode == .writeResponse {
@@ -210,17 +211,30 @@ extension SessionAnalyzer {
 
     /// A request sent while another on its flow is outstanding (Core v5.4 Vol 3 Part F §3.3.2):
     /// a warning of its own; the second is not tracked (its answer cannot be told from the first's).
-    mutating func violation(_ att: ATTPDU, over earlier: PendingRequest, in conn: LiveConnection, record: CaptureRecord) {
-        let server = GATTServer(of: att.opcode, sentIn: earlier.transaction.direction)
+    mutating func violation(_ att: ATTPDU, over earlier: PendingRequest, in conn: LiveConnection, direction: Direction,
+                            record: CaptureRecord) {
+        let server = GATTServer(of: att.opcode, sentIn: direction)
+        // It was sent: counted with its opcode and handle, though no answer is matched to it.
+        conn.updateTotals(TransactionTotals.Key(opcode: att.opcode.rawValue, handle: att.handle, server: server)) { $0.count += 1 }
         let what = att.opcode.name + (att.handle.map { " to \(describe($0, on: server, in: conn))" } ?? "")
         let earlierWhat = earlier.transaction.opcode.name
             + (earlier.transaction.handle.map { " to \(describe($0, on: earlier.transaction.server, in: conn))" } ?? "")
+        let side = Self.side(direction)
         fail(.attProtocolViolation, severity: .warning, at: record.timestampUs, record: record.index, slot: conn.slot,
              connection: conn.connection.id,
-             "\(what) sent while \(earlierWhat) was still outstanding: ATT allows one at a time" + airCaveat(conn),
-             details: [.int("opcode", att.opcode.rawValue), .string("opcodeName", att.opcode.name),
+             "\(what) sent by \(Self.who(side)) while \(earlierWhat) was still outstanding: ATT allows one at a time"
+                + airCaveat(conn, since: earlier),
+             details: [.int("opcode", att.opcode.rawValue), .string("opcodeName", att.opcode.name), .string("sentBy", side),
                        .int("outstandingOpcode", earlier.transaction.opcode.rawValue),
                        .int("outstandingRequestUs", earlier.transaction.requestUs)])
+    }
+
+    /// A discovery request that takes up where `earlier`, of the same procedure, left off: a client
+    /// moves its starting handle past the last one a response named (Core v5.4 Vol 3 Part G
+    /// §4.4.1, §4.6.1, §4.7.1), so the earlier request was answered.
+    static func continues(_ opcode: ATTOpcode, from start: UInt16?, _ earlier: ATTTransaction) -> Bool {
+        guard isDiscovery(opcode), opcode == earlier.opcode, let start, let earlierStart = earlier.handle else { return false }
+        return start > earlierStart
     }
 
     /// Over the air, when the other side of `direction` last sent L2CAP data.

@@ -15,7 +15,7 @@ extension SessionAnalyzer {
         if air.flags.contains(.badCRC) || air.flags.contains(.noise) {
             if air.flags.contains(.badCRC) {
                 stats.badCRCPackets += 1
-                lastBadCRCUs = now
+                lostWithBadCRC(air)
             }
             stats.undecodableRadioPackets += 1
             return
@@ -43,7 +43,12 @@ extension SessionAnalyzer {
             }
             guard let conn = live[link] else { break }
             conn.connection.lastActivityUs = now
-            if air.direction == .peripheralToCentral { conn.lastPeripheralUs = now } else { conn.lastCentralUs = now }
+            if air.direction == .peripheralToCentral {
+                conn.lastPeripheralUs = now
+                conn.lastPeripheralRecord = packet.record.index
+            } else {
+                conn.lastCentralUs = now
+            }
             // L2CAP data by the tracker's fragment (no copy of the PDU); control PDUs read only
             // where there is no fragment.
             if let direction = air.fragment?.direction {
@@ -52,6 +57,25 @@ extension SessionAnalyzer {
                       case .control(let control) = data.content {
                 airEncryptionControl(control, in: conn, record: packet.record)
             }
+        }
+    }
+
+    /// A packet lost to a bad CRC belongs to the link of its access address; one whose access
+    /// address cannot be read may belong to any link up at the time; an advertising one to none.
+    private func lostWithBadCRC(_ air: LinkLayerResult) {
+        let hint = air.metadata?.pduHint
+        let advertisingChannel = hint == .advertising || hint == .auxiliaryAdvertising
+            || (air.metadata?.channelIndex).map { $0 >= 37 } ?? false
+        if let accessAddress = air.packet?.accessAddress {
+            if accessAddress == LLPacket.advertisingAccessAddress { return }
+            if let conn = live[.air(accessAddress: accessAddress)] {
+                conn.badCRCPackets += 1
+                return
+            }
+        }
+        if advertisingChannel { return }
+        for (link, conn) in live.all {
+            if case .air = link { conn.badCRCPackets += 1 }
         }
     }
 
@@ -74,7 +98,7 @@ extension SessionAnalyzer {
                 }
             case .connectionExpired(let accessAddress, _):
                 if let conn = live[.air(accessAddress: accessAddress)] {
-                    _ = endSilent(.air(accessAddress: accessAddress), conn, atCaptureEnd: false, events: &events)
+                    _ = endSilent(.air(accessAddress: accessAddress), conn, atCaptureEnd: false, now: now, events: &events)
                 }
             }
         }
@@ -108,7 +132,7 @@ extension SessionAnalyzer {
         let link = LinkID.air(accessAddress: accessAddress)
         // A CONNECT_IND on an address in use starts a new connection: the old one ended before
         // it, as its own packets tell (`endSilent`: end not captured unless they show more).
-        if let old = live[link] { _ = endSilent(link, old, atCaptureEnd: false, events: &events) }
+        if let old = live[link] { _ = endSilent(link, old, atCaptureEnd: false, now: record.timestampUs, events: &events) }
         var slot: Int?
         if let advertiser = created?.advertiser {
             slot = registry.slot(advertiser, type: created?.advertiserType ?? .publicDevice)
@@ -150,7 +174,9 @@ extension SessionAnalyzer {
     ///   tracker expires it mid-capture, it ended with no reason captured; so did a link silent for
     ///   longer than its supervision timeout before the capture ended (gone, or lost by the
     ///   sniffer: either way not known to be up).
-    mutating func endSilent(_ link: LinkID, _ conn: LiveConnection, atCaptureEnd: Bool, events: inout [SessionEvent]) -> Bool {
+    /// `now` is the time of the record that showed the silence (the end of the capture at its end).
+    mutating func endSilent(_ link: LinkID, _ conn: LiveConnection, atCaptureEnd: Bool, now: Int64,
+                            events: inout [SessionEvent]) -> Bool {
         let last = conn.connection.lastActivityUs
         let interval = Int64(conn.connection.parameters.first?.intervalUs ?? 0)
         guard let lastPeripheral = conn.lastPeripheralUs else {
@@ -185,9 +211,22 @@ extension SessionAnalyzer {
         }
         if interval > 0 && last - lastPeripheral > 2 * interval {
             let failedEarly = last - conn.connection.startUs < 6 * interval
+            let inferred = "inferred from silence: the central kept polling, the peripheral stopped answering"
+            // The central drops the link one supervision timeout after it last heard the peripheral
+            // (Core v5.4 Vol 6 Part B §4.5.2): then, unless the central polled past it (the sniffer
+            // missed the peripheral) or the capture shows nothing that late.
+            let timeoutMs = conn.connection.parameters.last?.supervisionTimeoutMs ?? 0
+            let due = lastPeripheral + Int64(timeoutMs) * 1000
+            if !failedEarly, timeoutMs > 0, due >= last, due <= now {
+                end(link, reason: HCIStatus(rawValue: 0x08), initiator: .controller, timeUs: due,
+                    record: conn.lastPeripheralRecord,
+                    inferred: inferred + "; lost one supervision timeout (\(Self.seconds(Int64(timeoutMs) * 1000))) after "
+                        + "its last packet" + (conn.lastPeripheralRecord.map { " (record \($0))" } ?? ""),
+                    events: &events)
+                return true
+            }
             end(link, reason: HCIStatus(rawValue: failedEarly ? 0x3E : 0x08), initiator: .controller, timeUs: last,
-                record: nil, inferred: "inferred from silence: the central kept polling, the peripheral stopped answering",
-                events: &events)
+                record: nil, inferred: inferred, events: &events)
             return true
         }
         if atCaptureEnd && (stats.lastTimeUs ?? last) - last <= Self.supervisionTimeoutUs(conn) { return false }

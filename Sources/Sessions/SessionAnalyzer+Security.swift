@@ -126,7 +126,7 @@ extension SessionAnalyzer {
         let now = record.timestampUs
         let by = Self.side(direction)
         let why = "\(reason.name) (\(Hex.code(reason.rawValue)))"
-        var summary: String
+        let summary: String
         if let index = conn.securityState.pairing {
             conn.connection.security.pairings[index].result = .failed
             conn.connection.security.pairings[index].endUs = now
@@ -138,12 +138,22 @@ extension SessionAnalyzer {
                 + "\(Self.seconds(now - pairing.startUs)) after the Pairing Request"
                 + (pairing.method == .unknown ? "" : " (\(Self.describe(pairing)))")
             conn.securityState.pairing = nil
-        } else {
-            // Answering a Security Request, or a pairing whose start the capture lacks.
-            let asked = conn.securityState.securityRequest.map { conn.connection.security.securityRequests[$0].from }
+        } else if let pending = conn.securityState.securityRequest {
+            // Refusing a Security Request is allowed (Core v5.4 Vol 3 Part H §2.4.6) and no pairing
+            // ran: nothing failed that the device asked for beyond the request itself.
+            let request = conn.connection.security.securityRequests[pending]
             answerSecurityRequest(in: conn, with: .rejected)
-            summary = asked.map { "\(Self.whose($0)) Security Request refused with Pairing Failed: \(why), sent by \(Self.who(by))" }
-                ?? "Pairing failed: \(why), sent by \(Self.who(by))"
+            followed(in: conn, by: "pairing refused", timeUs: now)
+            fail(.securityRequestRejected, severity: .warning, at: now, record: record.index, slot: conn.slot,
+                 connection: conn.connection.id,
+                 "\(Self.whose(request.from)) Security Request refused with Pairing Failed: \(why), sent by \(Self.who(by)); "
+                    + "no pairing ran",
+                 details: [.int("reasonCode", reason.rawValue), .string("reasonName", reason.name), .string("sentBy", by),
+                           .int("requestRecord", request.record)])
+            return
+        } else {
+            // A pairing whose start the capture lacks.
+            summary = "Pairing failed: \(why), sent by \(Self.who(by))"
         }
         followed(in: conn, by: "pairing failed", timeUs: now)
         fail(.pairingFailed, at: now, record: record.index, slot: conn.slot, connection: conn.connection.id, summary,

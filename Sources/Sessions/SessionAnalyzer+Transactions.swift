@@ -33,17 +33,19 @@ extension SessionAnalyzer {
             }
         case .timeout:
             describeAttribute(of: &request.transaction, in: conn)
-            fail(.attTimeout, at: now, record: nil, slot: conn.slot, connection: conn.connection.id,
+            // Named by the request's record: the request is what failed; the time is when that showed.
+            fail(.attTimeout, at: now, record: request.transaction.requestRecord, slot: conn.slot, connection: conn.connection.id,
                  "\(Self.what(request.transaction)) unanswered after \(options.transactionTimeoutUs / 1_000_000) s with the link up"
-                    + airCaveat(conn),
+                    + airCaveat(conn, since: request),
                  details: Self.details(request.transaction))
         case .noResponse:
             describeAttribute(of: &request.transaction, in: conn)
             // Unanswered because the capture ended, or the link's end was not seen: nothing is
-            // known to have failed (the answer may have come).
-            fail(.attNoResponse, severity: unseenEnd ? .warning : .failure, at: now, record: nil, slot: conn.slot,
+            // known to have failed (the answer may have come). Named by the request's record.
+            fail(.attNoResponse, severity: unseenEnd ? .warning : .failure, at: now, record: request.transaction.requestRecord,
+                 slot: conn.slot,
                  connection: conn.connection.id,
-                 "\(Self.what(request.transaction)) never answered: \(why ?? "the link went down first")" + airCaveat(conn),
+                 "\(Self.what(request.transaction)) never answered: \(why ?? "the link went down first")" + airCaveat(conn, since: request),
                  details: Self.details(request.transaction))
         case .ok, .noResponseExpected:
             // The description costs a lookup and a string: made only for a failure or a listing of all.
@@ -61,10 +63,12 @@ extension SessionAnalyzer {
         transaction.opcode.name + (transaction.attribute.map { " to \($0)" } ?? "")
     }
 
-    /// A sniffer that lost packets may have missed the answer: say so where it did lose some.
-    func airCaveat(_ conn: LiveConnection) -> String {
-        guard case .air = conn.connection.link, stats.badCRCPackets > 0 else { return "" }
-        return " (the sniffer lost \(stats.badCRCPackets) packet(s) to bad CRCs; the answer may be among them)"
+    /// A sniffer that lost packets may have missed the answer: say so where it lost some on the
+    /// request's link while the request waited, the only ones that can hold its answer.
+    func airCaveat(_ conn: LiveConnection, since request: PendingRequest) -> String {
+        let lost = conn.badCRCPackets - request.badCRCBefore
+        guard case .air = conn.connection.link, lost > 0 else { return "" }
+        return " (the sniffer lost \(lost) packet(s) on this link to bad CRCs while it waited; the answer may be among them)"
     }
 
     static func supervisionTimeoutUs(_ conn: LiveConnection) -> Int64 {

@@ -21,8 +21,6 @@ public struct SessionAnalyzer {
     var notices: [Failure] = []
     var noticeEntries: [NoticeKey: Int] = [:]
     var connectionCount = 0
-    /// Over the air, when the sniffer last lost a packet to a bad CRC.
-    var lastBadCRCUs: Int64 = .min
     var nextDeadlineUs: Int64 = .max
     var classified: Set<Int> = []
     /// ATT PDUs per opcode, counted here and copied into `stats.attPDUs` by `finish`.

@@ -70,7 +70,7 @@ extension SessionAnalyzer {
         for (opcode, count) in attOpcodeCounts.enumerated() where count > 0 { stats.attPDUs[UInt8(opcode)] = count }
         expireTransactions(now: end, events: &events)
         for (link, open) in live.all.sorted(by: { $0.value.connection.startUs < $1.value.connection.startUs }) {
-            if case .air = link, endSilent(link, open, atCaptureEnd: true, events: &events) { continue }
+            if case .air = link, endSilent(link, open, atCaptureEnd: true, now: end, events: &events) { continue }
             if open.disconnectRequested, open.disconnectAccepted, let request = open.disconnectRequest {
                 disconnectNotCaptured(link, open, request: request, events: &events)
                 continue
@@ -115,6 +115,7 @@ extension SessionAnalyzer {
                 notices[index].count = stats.outOfOrderRecords
             }
         }
+        sharedLosses()
         // Merges after a connection or failure was recorded may have changed a device's id.
         for i in finished.indices { finished[i].deviceID = finalDeviceID(finished[i].deviceID) }
         // Sorted in place: the report shares the array rather than holding a second copy.
@@ -133,6 +134,38 @@ extension SessionAnalyzer {
                 .map(\.element),
             transactionListing: options.transactions, transactionListingCapped: transactionListingCapped)
         return (report, events)
+    }
+
+    /// Links of one host (one adapter; over the air, one sniffer) lost by supervision timeout
+    /// (0x08) whose silence began at the same moment: each `link-lost` names the others
+    /// (`lostWith`): a shared cause (the host's radio, interference) is likelier than each device.
+    mutating func sharedLosses() {
+        // A link's silence begins at its last packet heard, known to within one connection
+        // interval (up to 50 ms on phones): starts within 100 ms are one moment at that resolution.
+        let windowUs: Int64 = 100_000
+        var losses: [(failure: Int, connection: ConnectionID, host: UInt16?, silentUs: Int64)] = []
+        for (index, failure) in failures.enumerated() where failure.kind == .linkLost {
+            guard failure.details.contains(where: { $0.name == "reason" && $0.value == .int(0x08) }),
+                  let id = failure.connectionID, let connection = finished.first(where: { $0.id == id }) else { continue }
+            let host: UInt16? = switch connection.link {
+            case .hci(let adapter, _): adapter ?? 0
+            case .air: nil
+            }
+            let timeoutUs = Int64(connection.parameters.last?.supervisionTimeoutMs ?? 0) * 1000
+            losses.append((index, id, host, failure.timeUs - timeoutUs))
+        }
+        guard losses.count > 1 else { return }
+        for loss in losses {
+            let others = losses.filter {
+                $0.connection != loss.connection && $0.host == loss.host && abs($0.silentUs - loss.silentUs) <= windowUs
+            }
+            guard !others.isEmpty else { continue }
+            let spread = others.map { abs($0.silentUs - loss.silentUs) }.max() ?? 0
+            let names = others.map(\.connection.description)
+            failures[loss.failure].summary += "; \(names.joined(separator: ", ")) went silent at the same moment (within "
+                + "\(Self.seconds(spread))): a shared cause (the host's radio, interference) is likelier than this device"
+            failures[loss.failure].details.append(Field("lostWith", .list(names.map { .string($0) })))
+        }
     }
 
     /// A link the host asked to disconnect (Command Status: success) whose Disconnection

@@ -114,8 +114,9 @@ struct AnnotateCommandTests {
         // A READ_LOG response in 4 notifications: on its last fragment, naming its first.
         #expect(comments[139].contains { $0.contains("READ_LOG response (0xA0) seq 0xC3") && $0.hasSuffix("; 4 fragments from frame 137") })
         #expect(comments[144] == ["bledecode connection-end: C2 with D2 \"LOCK-B7B2\" ended: Connection Timeout (0x08)",
-                                  "bledecode link-lost: Link to LOCK-B7B2 (C8:2B:96:41:07:B2) lost: Connection Timeout (0x08) [C2 D2]",
-                                  "bledecode att-no-response: Write Request to FFE1 never answered: the link went down first (Connection Timeout) [C2 D2]"])
+                                  "bledecode link-lost: Link to LOCK-B7B2 (C8:2B:96:41:07:B2) lost: Connection Timeout (0x08) [C2 D2]"])
+        // The unanswered request's finding sits on the request.
+        #expect(comments[142].last == "bledecode att-no-response: Write Request to FFE1 never answered: the link went down first (Connection Timeout) [C2 D2]")
         #expect(comments[163].last?.hasPrefix("bledecode dangling-connection: ") == true)
         // tshark reads the link types: H4 with pseudo-header, with the direction flags.
         let fields = try Tshark.run(["-r", out, "-T", "fields", "-e", "frame.encap_type", "-e", "hci_h4.direction", "-c", "2"])

@@ -140,6 +140,68 @@ struct AirCaptureTests {
         }
     }
 
+    /// The caveat on an unanswered request counts only packets lost where its answer could be:
+    /// bad CRCs on its link (or on no readable link while it was up) after the request, not
+    /// advertising ones, ones before the link, or ones on the link before the request.
+    @Test func badCRCCaveatCountsOnlyTheLinkWhileTheRequestWaited() {
+        var s = AirScenario()
+        s.advertise(Self.peripheral)
+        for _ in 0..<3 { s.advertise(Self.peripheral, crcOK: false) }
+        s.data(0x2345_6789, .central, llid: .continuation, sn: false, nesn: false, [], crcOK: false)
+        s.connectInd(initA: Self.central, advA: Self.peripheral, accessAddress: Self.aa)
+        s.wait(ms: 2)
+        s.empty(Self.aa, .central)
+        s.empty(Self.aa, .peripheral)
+        s.data(Self.aa, .peripheral, llid: .continuation, sn: false, nesn: false, [], crcOK: false)
+        s.wait(ms: 30)
+        s.att(Self.aa, .central, [0x0A, 0x03, 0x00])
+        let request = s.records.count
+        s.data(Self.aa, .peripheral, llid: .start, sn: false, nesn: false, [0x02, 0x00, 0x04, 0x00, 0x0B, 0x01], crcOK: false)
+        s.data(0x2345_6789, .central, llid: .continuation, sn: false, nesn: false, [], crcOK: false)
+        s.wait(ms: 30)
+        s.terminate(Self.aa, .central, reason: 0x08)
+        let (report, _) = analyze(s.records)
+        #expect(report.stats.badCRCPackets == 7)
+        #expect(report.failures.filter { $0.kind == .attNoResponse }.map(\.summary) == [
+            "Read Request to handle 0x0003 never answered: the link went down first (Connection Timeout) (the sniffer lost "
+                + "2 packet(s) on this link to bad CRCs while it waited; the answer may be among them)"])
+        #expect(report.failures.filter { $0.kind == .attNoResponse }.map(\.record) == [request])
+    }
+
+    /// A peripheral gone quiet while the central polls on: the link is lost one supervision
+    /// timeout after the peripheral's last packet (Core v5.4 Vol 6 Part B §4.5.2), named by that
+    /// packet; the unanswered request is named by its own record. A central polling past that
+    /// time heard packets the sniffer missed: the loss is then its last poll.
+    @Test(arguments: [600.0, 1500.0])
+    func silentPeripheralLostOneSupervisionTimeoutLater(pollingMs: Double) {
+        var s = AirScenario()
+        s.advertise(Self.peripheral)
+        s.connectInd(initA: Self.central, advA: Self.peripheral, accessAddress: Self.aa, timeoutUnits: 100)
+        s.wait(ms: 2)
+        s.empty(Self.aa, .central)
+        s.empty(Self.aa, .peripheral)
+        let lastPeripheral = s.records.count
+        let lastPeripheralUs = s.records[lastPeripheral - 1].timestampUs
+        s.wait(ms: 30)
+        s.att(Self.aa, .central, [0x12, 0x11, 0x00, 0x01])
+        let request = s.records.count
+        for _ in 0..<Int(pollingMs / 30) {
+            s.wait(ms: 30)
+            s.empty(Self.aa, .central)
+        }
+        let lastPollUs = s.records[s.records.count - 1].timestampUs
+        s.wait(ms: 3000)
+        s.advertise(Self.peripheral)
+        let (report, _) = analyze(s.records)
+        let due = pollingMs < 1000
+        #expect(report.failures.map(\.kind) == [.attNoResponse, .linkLost])
+        #expect(report.failures.map(\.timeUs) == [due ? lastPeripheralUs + 1_000_000 : lastPollUs].map { [$0, $0] }[0])
+        #expect(report.failures.map(\.record) == [request, due ? lastPeripheral : nil])
+        #expect(report.failures.last?.summary == "Link to D1:5C:F0:EE:02:8F lost: Connection Timeout (0x08) (inferred from "
+                + "silence: the central kept polling, the peripheral stopped answering"
+                + (due ? "; lost one supervision timeout (1.0 s) after its last packet (record \(lastPeripheral)))" : ")"))
+    }
+
     /// A CONNECT_IND cut to 22 of its 34 bytes (up to WinOffset) is malformed, but the
     /// peripheral answers on the access address it carried: the link is real.
     @Test func shortConnectIndAnsweredByThePeripheralIsALink() {

@@ -119,14 +119,34 @@ struct SecurityTests {
     @Test func securityRequestRefusedByTheHost() {
         var s = connected()
         Self.smp(&s, .received, Self.securityRequest)
+        let refusal = Self.next(s)
         Self.smp(&s, .sent, [0x05, 0x05])
         s.disconnectionComplete(handle: handle, reason: 0x13)
         let report = analyze(s.records).report
-        #expect(report.failures.map(\.summary)
-                == ["The device's Security Request refused with Pairing Failed: Pairing Not Supported (0x05), sent by the host"])
+        // Allowed (Core v5.4 Vol 3 Part H §2.4.6) and no pairing ran: a warning, not a failure.
+        #expect(report.failures.isEmpty)
+        #expect(report.notices.map(\.kind) == [.securityRequestRejected])
+        #expect(report.notices.map(\.severity) == [.warning])
+        #expect(report.notices.map(\.summary) == ["The device's Security Request refused with Pairing Failed: Pairing Not "
+                                                 + "Supported (0x05), sent by the host; no pairing ran"])
+        #expect(report.notices.map(\.record) == [s.records[refusal].index])
+        #expect(report.notices[0].details.map(\.name) == ["reasonCode", "reasonName", "sentBy", "requestRecord"])
         #expect(report.connections[0].security.securityRequests.map(\.outcome) == [.rejected])
         #expect(report.connections[0].security.pairings.isEmpty)
+    }
+
+    /// A Pairing Failed during a pairing the Security Request started stays a failed pairing.
+    @Test func pairingAskedForBySecurityRequestThenFailed() {
+        var s = connected()
+        Self.smp(&s, .received, Self.securityRequest)
+        Self.smp(&s, .sent, Self.legacyRequest)
+        Self.smp(&s, .received, [0x05, 0x05])
+        s.disconnectionComplete(handle: handle, reason: 0x13)
+        let report = analyze(s.records).report
+        #expect(report.failures.map(\.kind) == [.pairingFailed])
         #expect(report.notices.isEmpty)
+        #expect(report.connections[0].security.securityRequests.map(\.outcome) == [.pairing])
+        #expect(report.connections[0].security.pairings.map(\.result) == [.failed])
     }
 
     /// A Security Request nothing answered: a warning, one per request.

@@ -246,8 +246,42 @@ struct ATTFlowTests {
         #expect(report.failures.isEmpty)
         #expect(report.notices.map(\.kind) == [.attProtocolViolation])
         #expect(report.notices.map(\.severity) == [.warning])
-        #expect(report.notices[0].summary == "Read Request to handle 0x0003 sent while Read By Type Request to handle 0x0001 was still outstanding: ATT allows one at a time")
+        #expect(report.notices[0].summary == "Read Request to handle 0x0003 sent by the host while Read By Type Request to handle 0x0001 was still outstanding: ATT allows one at a time")
         #expect(report.connections[0].transactions.map(\.outcome) == [.ok])
+        // The second was sent: counted with its handle, matched to no answer.
+        let totals = report.connections[0].transactionTotals.byKey
+        #expect(totals.map(\.key.opcode) == [0x08, 0x0A])
+        #expect(totals.map(\.key.handle) == [1, 3])
+        #expect(totals.map(\.value.count) == [1, 1])
+        #expect(totals.map(\.value.unanswered) == [0, 0])
+        #expect(totals.map(\.value.latencies.count) == [1, 0])
+    }
+
+    /// Two links lost by supervision timeout whose silence began 30 ms apart (C1: 1 s timeout,
+    /// C2: 500 ms) name each other; a third, silent 670 ms later, stands alone.
+    @Test func linksLostTogetherNameEachOther() {
+        var s = HCIScenario(stepUs: 0)
+        s.connectionComplete(handle: 0x40, peer: lock, random: true, intervalUnits: 24, supervisionUnits: 100)
+        s.connectionComplete(handle: 0x41, peer: SampleScenarios.lockB, random: false, intervalUnits: 24, supervisionUnits: 50)
+        s.connectionComplete(handle: 0x42, peer: SampleScenarios.scale, random: true, intervalUnits: 24, supervisionUnits: 50)
+        s.wait(ms: 2530)
+        s.disconnectionComplete(handle: 0x41, reason: 0x08)   // silent from 2.030 s
+        s.wait(ms: 470)
+        s.disconnectionComplete(handle: 0x40, reason: 0x08)   // silent from 2.000 s
+        s.wait(ms: 200)
+        s.disconnectionComplete(handle: 0x42, reason: 0x08)   // silent from 2.700 s
+        let report = analyze(s.records).report
+        #expect(report.failures.map(\.connectionID) == [2, 1, 3].map { ConnectionID(number: $0) })
+        #expect(report.failures.map(\.summary) == [
+            "Link to C8:2B:96:41:07:B2 lost: Connection Timeout (0x08); C1 went silent at the same moment (within 30 ms): "
+                + "a shared cause (the host's radio, interference) is likelier than this device",
+            "Link to 5C:3A:91:0E:C7:21 lost: Connection Timeout (0x08); C2 went silent at the same moment (within 30 ms): "
+                + "a shared cause (the host's radio, interference) is likelier than this device",
+            "Link to E4:5F:01:22:33:44 lost: Connection Timeout (0x08)",
+        ])
+        #expect(report.failures.map { $0.details.first { $0.name == "lostWith" }?.value }
+                == [.list([.string("C1")]), .list([.string("C2")]), nil])
+        #expect(report.failures.allSatisfy { $0.severity == .failure })
     }
 
     /// A second primary-service discovery from 0x0001 well after the first is a run of its own.
