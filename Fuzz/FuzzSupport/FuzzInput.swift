@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CaptureFormats
+import BLECaptureFormats
 import CFuzzDriver
 
 /// What the libFuzzer targets share: a capture file made from the input, and a cursor that splits

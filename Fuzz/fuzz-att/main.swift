@@ -1,4 +1,4 @@
-import ATT
+import BLEATT
 import BLEBase
 import FuzzSupport
 

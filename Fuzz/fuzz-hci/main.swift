@@ -1,7 +1,7 @@
-import CaptureFormats
+import BLECaptureFormats
 import FuzzSupport
-import PacketDecoding
-import Reports
+import BLEPacketDecoding
+import BLEReports
 
 FuzzInput.run(fuzzHCI)
 

@@ -1,6 +1,6 @@
 import BLEBase
 import FuzzSupport
-import L2CAP
+import BLEL2CAP
 
 FuzzInput.run(fuzzL2CAP)
 

@@ -1,5 +1,5 @@
 import FuzzSupport
-import LinkLayer
+import BLELinkLayer
 
 FuzzInput.run(fuzzLL)
 

@@ -1,4 +1,4 @@
-import CaptureFormats
+import BLECaptureFormats
 import FuzzSupport
 
 FuzzInput.run(fuzzPacketLogger)

@@ -1,8 +1,8 @@
-import Analysis
-import CaptureFormats
+import BLEAnalysis
+import BLECaptureFormats
 import FuzzSupport
-import Reports
-import VendorDecoding
+import BLEReports
+import BLEVendorDecoding
 
 FuzzInput.run(fuzzPipeline)
 

@@ -1,6 +1,6 @@
 import BLEBase
 import FuzzSupport
-import VendorDecoding
+import BLEVendorDecoding
 
 FuzzInput.run(fuzzProfile)
 

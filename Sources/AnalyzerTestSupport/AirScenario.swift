@@ -1,5 +1,5 @@
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 
 /// Builds an air-sniffer capture from a described scenario: advertising PDUs, CONNECT_IND and
 /// data channel PDUs, framed as the nRF Sniffer writes them (link type 272, protocol v3), with

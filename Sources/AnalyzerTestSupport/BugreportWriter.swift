@@ -1,6 +1,6 @@
 import BLEBase
-import CaptureFormats
-import CZlib
+import BLECaptureFormats
+import CBLEZlib
 
 /// Writes Android bug reports holding a `BTSNOOP_LOG_SUMMARY` (ble-facts §3), and zips of them,
 /// for tests. Records go through the phone's logging rule first (`logged`), so a test reads

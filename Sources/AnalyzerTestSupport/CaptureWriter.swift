@@ -1,5 +1,5 @@
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 
 /// Writes records into capture containers, for tests and sample captures. Each record's kind
 /// and direction map back to the container's own codes (H4 type byte, btsnoop flags, monitor

@@ -1,4 +1,4 @@
-import CZlib
+import CBLEZlib
 
 public extension CaptureWriter {
     /// One gzip member (RFC 1952) holding `bytes`, compressed with zlib at its default level.
@@ -32,7 +32,7 @@ enum Deflater {
                 stream.pointee.avail_in = UInt32(inBuffer.count)
                 stream.pointee.next_out = outBuffer.baseAddress
                 stream.pointee.avail_out = UInt32(outputCount)
-                return CZlib.deflate(stream, Z_FINISH)
+                return CBLEZlib.deflate(stream, Z_FINISH)
             }
         }
         guard status == Z_STREAM_END else { preconditionFailure("zlib deflate did not finish (\(status))") }

@@ -1,5 +1,5 @@
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 
 /// BR/EDR links and dynamic L2CAP channels (Core v5.4 Vol 4 Part E §7.7.3; Vol 3 Part A §4).
 extension HCIScenario {

@@ -1,5 +1,5 @@
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 
 /// BR/EDR authentication and pairing over HCI (Core v5.4 Vol 4 Part E §7.1.10–7.1.36, §7.7.6,
 /// §7.7.22–24, §7.7.40–45): each host command with its Command Complete or Command Status.

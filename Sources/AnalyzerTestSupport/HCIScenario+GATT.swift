@@ -1,5 +1,5 @@
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 
 /// ATT exchanges between a central (the host, client) and a peripheral (server)
 /// (Core v5.4 Vol 3 Part F §3.4 PDUs; Part G §4 discovery procedures).

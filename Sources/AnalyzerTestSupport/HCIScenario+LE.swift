@@ -1,5 +1,5 @@
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 
 /// LE procedures as a host and controller exchange them (Core v5.4 Vol 4 Part E §7.8, §7.7.65).
 extension HCIScenario {

@@ -1,5 +1,5 @@
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 
 /// Builds an HCI-level capture as a host's snoop log would record it, from a described scenario:
 /// commands, events, and ACL data fragmented like a controller does. Every byte layout follows

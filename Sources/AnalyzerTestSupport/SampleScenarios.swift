@@ -1,5 +1,5 @@
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 
 /// The scenarios behind `Samples/`: small captures the project makes itself, each with something
 /// a field engineer would look for. `make-samples` writes them in every container.

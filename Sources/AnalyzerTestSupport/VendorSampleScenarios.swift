@@ -1,5 +1,5 @@
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 
 /// Frames of the light controller sample (Samples/profiles/light-controller.yaml):
 ///

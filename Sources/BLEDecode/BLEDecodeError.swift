@@ -1,6 +1,6 @@
 public import Foundation
-internal import CaptureFormats
-internal import VendorDecoding
+internal import BLECaptureFormats
+internal import BLEVendorDecoding
 
 /// Why a capture or a profile could not be read: its `kind`, and a one-line `message` naming the
 /// file and, where it applies, the record and byte offset, or the line and key.

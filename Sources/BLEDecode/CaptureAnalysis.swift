@@ -1,9 +1,9 @@
 public import Foundation
-internal import Analysis
-internal import CaptureFormats
-internal import Reports
-internal import Sessions
-internal import VendorDecoding
+internal import BLEAnalysis
+internal import BLECaptureFormats
+internal import BLEReports
+internal import BLESessions
+internal import BLEVendorDecoding
 
 /// Analyses capture files: the library's entry point (docs/library.md).
 ///

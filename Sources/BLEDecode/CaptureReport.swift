@@ -1,8 +1,8 @@
 public import Foundation
-internal import Analysis
-internal import CaptureFormats
-internal import Reports
-internal import Sessions
+internal import BLEAnalysis
+internal import BLECaptureFormats
+internal import BLEReports
+internal import BLESessions
 
 /// What a capture held, per device: the report model of docs/report.md as Swift values, and its
 /// JSON. Made by `CaptureAnalysis.analyze`.

@@ -1,4 +1,4 @@
-internal import Sessions
+internal import BLESessions
 
 extension CaptureReport {
     /// One connection: when it started and ended, why it ended, and its ATT transactions.
@@ -28,7 +28,7 @@ extension CaptureReport {
         /// The ATT transactions listed (see `CaptureAnalysis.Options.transactions`).
         public let transactions: [Transaction]
 
-        init(_ connection: Sessions.Connection) {
+        init(_ connection: BLESessions.Connection) {
             id = connection.id.description
             deviceID = connection.deviceID?.description
             handle = connection.handle

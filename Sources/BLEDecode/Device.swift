@@ -1,4 +1,4 @@
-internal import Sessions
+internal import BLESessions
 
 extension CaptureReport {
     /// A device the capture showed: by its advertising, a connection, or both.
@@ -25,7 +25,7 @@ extension CaptureReport {
         /// When the capture last showed it: microseconds since 1970 (UTC).
         public let lastSeenUs: Int64?
 
-        init(_ device: Sessions.Device) {
+        init(_ device: BLESessions.Device) {
             id = device.id.description
             addresses = device.addresses.map(\.address.description)
             names = device.names

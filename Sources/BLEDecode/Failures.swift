@@ -1,4 +1,4 @@
-internal import Sessions
+internal import BLESessions
 
 extension CaptureReport {
     /// The failures of a capture. Past 1,000 of one kind only totals are kept (docs/report.md),
@@ -62,7 +62,7 @@ extension CaptureReport {
         /// names from the capture unescaped: escape it before printing it to a terminal or HTML.
         public let summary: String
 
-        init(_ failure: Sessions.Failure) {
+        init(_ failure: BLESessions.Failure) {
             kind = failure.kind.rawValue
             severity = switch failure.severity {
             case .failure: .failure

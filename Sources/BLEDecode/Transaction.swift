@@ -1,5 +1,5 @@
-internal import ATT
-internal import Sessions
+internal import BLEATT
+internal import BLESessions
 
 extension CaptureReport {
     /// An ATT request and what became of it.

@@ -1,4 +1,4 @@
-internal import VendorDecoding
+internal import BLEVendorDecoding
 
 /// A vendor frame: decoded from a capture (`CaptureReport.vendorFrames`) or from bytes
 /// (`VendorProfile.frames(in:direction:)`).
@@ -44,15 +44,15 @@ public struct VendorFrame: Sendable, Hashable {
     /// `malformed`, `unsolicited`; docs/report.md); nil for frames decoded from bytes.
     public let outcome: String?
 
-    init(captured frame: VendorDecoding.VendorFrame) {
+    init(captured frame: BLEVendorDecoding.VendorFrame) {
         self.init(frame, direction: frame.direction == .hostToDevice ? .hostToDevice : .deviceToHost, captured: true)
     }
 
-    init(decoded frame: VendorDecoding.VendorFrame, direction: Direction) {
+    init(decoded frame: BLEVendorDecoding.VendorFrame, direction: Direction) {
         self.init(frame, direction: direction, captured: false)
     }
 
-    private init(_ frame: VendorDecoding.VendorFrame, direction: Direction, captured: Bool) {
+    private init(_ frame: BLEVendorDecoding.VendorFrame, direction: Direction, captured: Bool) {
         self.direction = direction
         bytes = frame.raw.array
         payload = frame.plaintext

@@ -1,6 +1,6 @@
 public import Foundation
 internal import BLEBase
-internal import VendorDecoding
+internal import BLEVendorDecoding
 
 /// A vendor profile (docs/profiles.md): how a gadget's vendor protocol frames, checks, obfuscates
 /// and pairs its commands and responses on its characteristics. Pass it to
@@ -65,7 +65,7 @@ public struct VendorProfile: Sendable {
         session.value(direction: vendorDirection, attOpcode: attOpcode, handle: handle, uuid: uuid,
                       bytes: ByteView(bytes), timeUs: 0, record: 1, into: &events)
         session.finishBytes(into: &events)
-        var frames: [VendorDecoding.VendorFrame] = []
+        var frames: [BLEVendorDecoding.VendorFrame] = []
         for case .frame(let frame) in events { frames.append(frame) }
         return frames.sorted { $0.id < $1.id }.map { VendorFrame(decoded: $0, direction: direction) }
     }

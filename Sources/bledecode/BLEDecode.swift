@@ -1,6 +1,6 @@
 import Foundation
 import ArgumentParser
-import Reports
+import BLEReports
 
 /// The root command: holds only its subcommands.
 @main

@@ -1,7 +1,7 @@
 import ArgumentParser
 import BLEBase
-import CaptureFormats
-import Reports
+import BLECaptureFormats
+import BLEReports
 
 /// The one place that writes diagnostics to standard error, escaped for the terminal.
 enum Diagnostics {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Reports
+import BLEReports
 
 /// Where reports go: standard output or a file named with `-o`.
 enum Output {

@@ -1,10 +1,10 @@
-import Analysis
+import BLEAnalysis
 import ArgumentParser
 import BLEBase
 import Foundation
-import Reports
-import Sessions
-import VendorDecoding
+import BLEReports
+import BLESessions
+import BLEVendorDecoding
 
 /// A progress bar on standard error while a long capture is read, only on a terminal and only
 /// for files whose size tells how far along the reader is.

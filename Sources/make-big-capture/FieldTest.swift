@@ -1,6 +1,6 @@
 import AnalyzerTestSupport
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 
 /// A long field test, produced segment by segment so that memory stays flat however long it runs:
 /// a phone scanning for and talking to `locks` demo locks, all connected at once. Each lock gets a

@@ -1,5 +1,5 @@
 import AnalyzerTestSupport
-import CaptureFormats
+import BLECaptureFormats
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,6 +1,6 @@
 import BLEBase
 import Testing
-@testable import ATT
+@testable import BLEATT
 
 @Suite struct ATTMalformedTests {
     /// A whole PDU of each opcode with a size floor; every shorter prefix must fail with the

@@ -1,6 +1,6 @@
 import BLEBase
 import Testing
-@testable import ATT
+@testable import BLEATT
 
 @Suite struct ATTOpcodeTests {
     @Test func namesKindsAndPairingFollowTheOpcodeTable() {

@@ -1,6 +1,6 @@
 import BLEBase
 import Testing
-@testable import ATT
+@testable import BLEATT
 
 /// One annotated vector per opcode: the bytes as they travel on CID 0x0004, decoded exactly.
 @Suite struct ATTPDUVectorTests {

@@ -1,6 +1,6 @@
 import BLEBase
 import Testing
-@testable import ATT
+@testable import BLEATT
 
 @Suite struct GATTDeclarationTests {
     @Test func characteristicDeclarationsFromReadByTypeResponse() throws {

@@ -1,5 +1,5 @@
 import BLEBase
-@testable import ATT
+@testable import BLEATT
 
 /// Decodes `bytes` as one ATT PDU, as the pipeline hands it over (layer `.att`, offset 0).
 func decode(_ bytes: [UInt8]) throws(DecodeError) -> ATTPDU {

@@ -1,4 +1,4 @@
-import AssignedNumbers
+import BLEAssignedNumbers
 import BLEBase
 import Foundation
 import Testing

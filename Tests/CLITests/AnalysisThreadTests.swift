@@ -1,11 +1,11 @@
-@testable import Analysis
+@testable import BLEAnalysis
 import AnalyzerTestSupport
-import CaptureFormats
+import BLECaptureFormats
 import Dispatch
 import Foundation
-@testable import Reports
+@testable import BLEReports
 import Testing
-import VendorDecoding
+import BLEVendorDecoding
 
 /// Running the sessions on a second thread changes nothing in the result.
 struct AnalysisThreadTests {

@@ -1,7 +1,7 @@
 import AnalyzerTestSupport
 import BLEBase
 import Foundation
-import Reports
+import BLEReports
 import Testing
 
 /// A capture whose device names try to break out of HTML, Markdown and the terminal.

@@ -1,4 +1,4 @@
-import Reports
+import BLEReports
 import Testing
 
 /// The JSON writer's number, byte and string encodings, checked against the exact text.

@@ -1,9 +1,9 @@
-import Analysis
+import BLEAnalysis
 import AnalyzerTestSupport
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 import Foundation
-import Reports
+import BLEReports
 import Testing
 
 @Suite(.serialized)

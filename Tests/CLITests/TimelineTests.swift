@@ -1,12 +1,12 @@
-import Analysis
+import BLEAnalysis
 import AnalyzerTestSupport
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 import Foundation
-import Reports
-import Sessions
+import BLEReports
+import BLESessions
 import Testing
-import VendorDecoding
+import BLEVendorDecoding
 
 /// The terminal timeline, `bledecode CAPTURE`'s default output.
 @Suite(.serialized)

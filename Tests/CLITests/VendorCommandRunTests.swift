@@ -1,10 +1,10 @@
-@testable import Analysis
+@testable import BLEAnalysis
 import AnalyzerTestSupport
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 import Foundation
-@testable import Reports
-import Sessions
+@testable import BLEReports
+import BLESessions
 import Testing
 
 /// Long runs of vendor commands that went well: their ends listed, one line for the middle, so

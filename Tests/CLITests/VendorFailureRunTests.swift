@@ -1,9 +1,9 @@
-@testable import Analysis
+@testable import BLEAnalysis
 import AnalyzerTestSupport
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 import Foundation
-@testable import Reports
+@testable import BLEReports
 import Testing
 
 /// A battery monitor polled once a second that never answers (its notifications never enabled):

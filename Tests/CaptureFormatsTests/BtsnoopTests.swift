@@ -1,7 +1,7 @@
 import AnalyzerTestSupport
 import Foundation
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 import Testing
 
 @Suite struct BtsnoopTests {

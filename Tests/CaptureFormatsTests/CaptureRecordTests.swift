@@ -1,5 +1,5 @@
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 import Testing
 
 /// Record timestamps stay where arithmetic on them cannot overflow, whatever the file says.

@@ -1,5 +1,5 @@
 import AnalyzerTestSupport
-import CaptureFormats
+import BLECaptureFormats
 import Testing
 
 /// A `.gz` capture of several gzip members is one stream (RFC 1952 §2.2), and damage in a later

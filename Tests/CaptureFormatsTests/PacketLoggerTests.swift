@@ -1,5 +1,5 @@
 import AnalyzerTestSupport
-import CaptureFormats
+import BLECaptureFormats
 import Testing
 
 @Suite struct PacketLoggerTests {

@@ -1,6 +1,6 @@
 import AnalyzerTestSupport
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 import Testing
 
 @Suite struct PcapTests {

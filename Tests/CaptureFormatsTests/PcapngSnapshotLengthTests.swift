@@ -1,6 +1,6 @@
 import AnalyzerTestSupport
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 import Testing
 
 /// pcapng packet blocks that captured more than their interface's snapshot length: libpcap

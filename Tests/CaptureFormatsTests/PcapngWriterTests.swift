@@ -1,5 +1,5 @@
 import BLEBase
-@testable import CaptureFormats
+@testable import BLECaptureFormats
 import Testing
 
 /// The pcapng `bledecode annotate` writes (draft-ietf-opsawg-pcapng §3–4), byte for byte.

@@ -1,5 +1,5 @@
 import AnalyzerTestSupport
-import CaptureFormats
+import BLECaptureFormats
 import Testing
 
 /// Records → writer → reader → the same records, for every container and kind, plain and gzip.

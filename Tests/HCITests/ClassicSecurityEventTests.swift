@@ -1,5 +1,5 @@
 import BLEBase
-@testable import HCI
+@testable import BLEHCI
 import Testing
 
 /// BR/EDR security events and commands (Core v5.4 Vol 4 Part E §7.1.10–11, §7.1.15, §7.1.29,

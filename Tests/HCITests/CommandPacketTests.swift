@@ -1,5 +1,5 @@
 import BLEBase
-@testable import HCI
+@testable import BLEHCI
 import Testing
 
 @Suite struct CommandPacketTests {

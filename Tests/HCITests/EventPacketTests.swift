@@ -1,6 +1,6 @@
-import AssignedNumbers
+import BLEAssignedNumbers
 import BLEBase
-@testable import HCI
+@testable import BLEHCI
 import Testing
 
 @Suite struct EventPacketTests {

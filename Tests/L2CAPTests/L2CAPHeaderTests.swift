@@ -1,6 +1,6 @@
 import BLEBase
 import Testing
-@testable import L2CAP
+@testable import BLEL2CAP
 
 @Suite struct L2CAPHeaderTests {
     @Test func basicHeaderReadsLengthThenChannel() throws {

@@ -1,6 +1,6 @@
 import BLEBase
 import Testing
-@testable import L2CAP
+@testable import BLEL2CAP
 
 @Suite struct L2CAPReassemblerTests {
     let key = FragmentStreamKey(adapter: 0, connection: 0x0040, direction: 1)

@@ -1,6 +1,6 @@
 import BLEBase
 import Testing
-@testable import L2CAP
+@testable import BLEL2CAP
 
 func parseSMP(_ bytes: [UInt8]) throws(DecodeError) -> SMPCommand {
     var reader = ByteReader(bytes, layer: .smp)

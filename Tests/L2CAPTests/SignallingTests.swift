@@ -1,6 +1,6 @@
 import BLEBase
 import Testing
-@testable import L2CAP
+@testable import BLEL2CAP
 
 func parseSignalling(_ bytes: [UInt8]) throws(DecodeError) -> SignallingPDU {
     var reader = ByteReader(bytes, layer: .signalling)

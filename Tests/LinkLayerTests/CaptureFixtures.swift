@@ -1,6 +1,6 @@
 import BLEBase
 import Foundation
-import LinkLayer
+import BLELinkLayer
 
 /// `<package root>/../shared`, where the sample captures live outside the repository.
 enum SharedCaptures {

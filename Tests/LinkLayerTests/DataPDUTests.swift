@@ -1,5 +1,5 @@
 import BLEBase
-import LinkLayer
+import BLELinkLayer
 import Testing
 
 private func data(_ header: UInt8, _ payload: [UInt8], encrypted: Bool = false,

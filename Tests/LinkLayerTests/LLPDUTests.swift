@@ -1,5 +1,5 @@
 import BLEBase
-import LinkLayer
+import BLELinkLayer
 import Testing
 
 /// CONNECT_IND from demo-faults.ll.pcap frame 15 (tshark: CRC correct).

@@ -1,5 +1,5 @@
 import BLEBase
-import LinkLayer
+import BLELinkLayer
 import Testing
 
 /// ADV_IND as the synthetic capture carries it: AA, header, AdvA, 0 AD bytes, CRC.

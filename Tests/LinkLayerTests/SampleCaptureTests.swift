@@ -1,6 +1,6 @@
 import BLEBase
 import Foundation
-import LinkLayer
+import BLELinkLayer
 import Testing
 
 struct SyntheticCaptureTests {

@@ -1,5 +1,5 @@
 import BLEBase
-import LinkLayer
+import BLELinkLayer
 import Testing
 
 /// A data packet of `swt_st_att_deadlock.pcap` (nRF Sniffer protocol v2 header as SweynTooth

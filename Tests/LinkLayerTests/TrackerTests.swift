@@ -1,5 +1,5 @@
 import BLEBase
-import LinkLayer
+import BLELinkLayer
 import Testing
 
 /// Builds a raw (link type 251) data packet on the demo connection with a correct CRC.

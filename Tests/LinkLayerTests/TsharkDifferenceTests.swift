@@ -1,5 +1,5 @@
 import BLEBase
-import LinkLayer
+import BLELinkLayer
 import Testing
 
 /// Where our ATT counts differ from tshark's on the real air captures (docs/air-captures.md,

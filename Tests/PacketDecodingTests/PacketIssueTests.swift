@@ -1,6 +1,6 @@
 import AnalyzerTestSupport
 import BLEBase
-import PacketDecoding
+import BLEPacketDecoding
 import Testing
 
 struct PacketIssueTests {

@@ -1,9 +1,9 @@
 import AnalyzerTestSupport
-import ATT
+import BLEATT
 import BLEBase
-import CaptureFormats
-import HCI
-import PacketDecoding
+import BLECaptureFormats
+import BLEHCI
+import BLEPacketDecoding
 import Testing
 
 /// The pipeline on scenarios built byte by byte: reassembly across records, cut records,

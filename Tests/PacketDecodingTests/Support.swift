@@ -1,6 +1,6 @@
 import AnalyzerTestSupport
-import CaptureFormats
-import PacketDecoding
+import BLECaptureFormats
+import BLEPacketDecoding
 
 /// Decodes records in order, as the CLI does; returns the packets and the end-of-capture issues.
 func decodeAll(_ records: [CaptureRecord]) -> (packets: [DecodedPacket], atEnd: [PacketIssue]) {

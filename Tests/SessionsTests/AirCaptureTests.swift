@@ -1,10 +1,10 @@
 import AnalyzerTestSupport
 import Foundation
 import BLEBase
-import CaptureFormats
-import HCI
-import PacketDecoding
-import Sessions
+import BLECaptureFormats
+import BLEHCI
+import BLEPacketDecoding
+import BLESessions
 import Testing
 
 /// Air-sniffer captures as sniffers really write them (docs/air-captures.md), built with the air

@@ -1,7 +1,7 @@
 import BLEBase
-import CaptureFormats
-import LinkLayer
-import Sessions
+import BLECaptureFormats
+import BLELinkLayer
+import BLESessions
 import Testing
 
 /// Encryption from the link layer in an air capture (Core v5.4 Vol 6 Part B §5.1.3): raw link

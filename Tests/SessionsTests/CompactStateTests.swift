@@ -1,8 +1,8 @@
-import ATT
+import BLEATT
 import BLEBase
-import CaptureFormats
-import PacketDecoding
-@testable import Sessions
+import BLECaptureFormats
+import BLEPacketDecoding
+@testable import BLESessions
 import Testing
 
 /// The compact working state of the session layer gives what the plain collections gave.

@@ -1,9 +1,9 @@
 import AnalyzerTestSupport
-import ATT
+import BLEATT
 import BLEBase
-import CaptureFormats
-import PacketDecoding
-import Sessions
+import BLECaptureFormats
+import BLEPacketDecoding
+import BLESessions
 import Testing
 
 /// Every link in a capture is a connection: links the capture did not see begin, BR/EDR links,

@@ -1,8 +1,8 @@
 import AnalyzerTestSupport
 import BLEBase
-import CaptureFormats
-import HCI
-import Sessions
+import BLECaptureFormats
+import BLEHCI
+import BLESessions
 import Testing
 
 /// Packets bledecode counts but does not decode are summarised by kind and code, never dropped;

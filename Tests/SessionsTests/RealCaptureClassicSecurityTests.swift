@@ -1,6 +1,6 @@
 import AnalyzerTestSupport
 import BLEBase
-import Sessions
+import BLESessions
 import Testing
 
 /// BR/EDR security on ../shared/captures/real/isap_hci_dump.pklg (BTstack, 2010): on each of two

@@ -1,6 +1,6 @@
 import AnalyzerTestSupport
 import BLEBase
-import Sessions
+import BLESessions
 import Testing
 
 /// Security and severity on the real captures of ../shared/captures/real (issue 29): the cause

@@ -1,7 +1,7 @@
 import AnalyzerTestSupport
-import CaptureFormats
+import BLECaptureFormats
 import Foundation
-import Sessions
+import BLESessions
 import Testing
 
 /// Every link of the real captures and the samples is a connection, and every id the report

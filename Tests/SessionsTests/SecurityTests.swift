@@ -1,8 +1,8 @@
 import AnalyzerTestSupport
 import BLEBase
-import CaptureFormats
-import HCI
-import Sessions
+import BLECaptureFormats
+import BLEHCI
+import BLESessions
 import Testing
 
 /// Pairing and encryption per connection: SMP (Core v5.4 Vol 3 Part H), HCI encryption events

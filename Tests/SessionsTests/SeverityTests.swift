@@ -1,7 +1,7 @@
 import AnalyzerTestSupport
 import BLEBase
-import HCI
-import Sessions
+import BLEHCI
+import BLESessions
 import Testing
 
 /// Severity: what failed is a failure; what failed nothing is a warning or info (docs/failures.md).

@@ -1,7 +1,7 @@
 import AnalyzerTestSupport
-import ATT
+import BLEATT
 import BLEBase
-import Sessions
+import BLESessions
 import Testing
 
 /// The session model against the synthetic captures' truth files.

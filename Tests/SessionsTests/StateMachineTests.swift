@@ -1,10 +1,10 @@
 import Foundation
 import AnalyzerTestSupport
-import ATT
+import BLEATT
 import BLEBase
-import CaptureFormats
-import HCI
-import Sessions
+import BLECaptureFormats
+import BLEHCI
+import BLESessions
 import Testing
 
 /// Each state machine fed event by event, including events out of order or missing.
@@ -324,7 +324,7 @@ struct StateMachineTests {
         let ad = SampleScenarios.lockAdvertisement(name: "LOCK", mac: SampleScenarios.lockAFactoryMAC, battery: 50)
         s.advertisingReport(lock, random: true, data: ad, rssi: -50)
         s.advertisingReport(second, random: true, data: ad, rssi: -52)
-        let classifier: @Sendable (HCI.AdvertisingData) -> DeviceClassification? = { data in
+        let classifier: @Sendable (BLEHCI.AdvertisingData) -> DeviceClassification? = { data in
             data.manufacturerData.first.map {
                 DeviceClassification(identity: DeviceIdentity(value: Hex.string($0.1.dropFirst().prefix(6)), source: "test"),
                                      profile: "test")
@@ -378,7 +378,7 @@ struct StateMachineTests {
     /// matches nothing).
     static func analyzeCountingClassifications(_ records: [CaptureRecord]) -> (report: SessionReport, calls: Int) {
         let calls = CallCounter()
-        let classifier: @Sendable (HCI.AdvertisingData) -> DeviceClassification? = { _ in
+        let classifier: @Sendable (BLEHCI.AdvertisingData) -> DeviceClassification? = { _ in
             calls.add()
             return nil
         }

@@ -1,8 +1,8 @@
 import AnalyzerTestSupport
-import CaptureFormats
+import BLECaptureFormats
 import Foundation
-import PacketDecoding
-import Sessions
+import BLEPacketDecoding
+import BLESessions
 
 /// Runs the pipeline and the session analysis over records, as the CLI does.
 func analyze(_ records: [CaptureRecord], options: SessionOptions = SessionOptions(transactions: .all))

@@ -1,8 +1,8 @@
 import AnalyzerTestSupport
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 import Foundation
-import Sessions
+import BLESessions
 import Testing
 
 /// Captures whose ACL the phone cut (Android btsnooz and bug-report summaries): what survived

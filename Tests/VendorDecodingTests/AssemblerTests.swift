@@ -1,6 +1,6 @@
 import BLEBase
 import Testing
-@testable import VendorDecoding
+@testable import BLEVendorDecoding
 
 /// Reassembly with the demo lock's framing: fed whole, split at every position, byte by byte,
 /// and resynchronising after garbage or a lost fragment.

@@ -1,6 +1,6 @@
 import BLEBase
 import Testing
-@testable import VendorDecoding
+@testable import BLEVendorDecoding
 
 struct CRCTests {
     static let check = Array("123456789".utf8)

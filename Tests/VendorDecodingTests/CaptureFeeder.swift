@@ -1,10 +1,10 @@
-import ATT
+import BLEATT
 import AnalyzerTestSupport
 import BLEBase
-import CaptureFormats
-import HCI
-import PacketDecoding
-import VendorDecoding
+import BLECaptureFormats
+import BLEHCI
+import BLEPacketDecoding
+import BLEVendorDecoding
 
 /// Plays a capture through one `VendorSession` per HCI connection, the way the Sessions module
 /// will: characteristic UUIDs from the discovery's characteristic declarations, the MTU from

@@ -1,7 +1,7 @@
 import AnalyzerTestSupport
 import BLEBase
 import Testing
-@testable import VendorDecoding
+@testable import BLEVendorDecoding
 
 /// `ChecksumSearch`: sums and CRCs counted frame by frame, a few corrupted frames tolerated and
 /// named, constant check values never offered, too few frames said, partial fits when nothing fits,

@@ -1,7 +1,7 @@
 import AnalyzerTestSupport
 import BLEBase
 import Testing
-@testable import VendorDecoding
+@testable import BLEVendorDecoding
 
 /// Every truncation of a frame gives exactly the fields that still fit and the problem that
 /// names the first part that does not.

@@ -2,7 +2,7 @@ import AnalyzerTestSupport
 import BLEBase
 import Foundation
 import Testing
-import VendorDecoding
+import BLEVendorDecoding
 
 /// The demo lock's profile on demo-faults.btsnoop against its truth file.
 @Suite(.enabled(if: SharedCaptures.present, "needs ../shared/captures next to the package (absent here)"))

@@ -1,5 +1,5 @@
 import Testing
-@testable import VendorDecoding
+@testable import BLEVendorDecoding
 
 struct ExpressionTests {
     @Test func demoLockKeyWrapsForAllSequenceNumbers() throws {

@@ -1,6 +1,6 @@
 import BLEBase
 import Testing
-@testable import VendorDecoding
+@testable import BLEVendorDecoding
 
 /// Each identity source, loaded from YAML and applied to advertising facts.
 struct IdentityTests {

@@ -1,7 +1,7 @@
 import AnalyzerTestSupport
 import Foundation
 import Testing
-@testable import VendorDecoding
+@testable import BLEVendorDecoding
 
 struct InferenceTests {
     /// Frames `aa len payload crc 55` under a catalogue CRC, with varied lengths.

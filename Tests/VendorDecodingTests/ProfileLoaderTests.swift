@@ -1,6 +1,6 @@
 import BLEBase
 import Testing
-@testable import VendorDecoding
+@testable import BLEVendorDecoding
 
 struct ProfileLoaderTests {
     static let minimal = """

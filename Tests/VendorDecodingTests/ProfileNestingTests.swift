@@ -1,5 +1,5 @@
 import Testing
-@testable import VendorDecoding
+@testable import BLEVendorDecoding
 
 /// Deep nesting is refused before the YAML parser, which recurses once per level and overflowed
 /// the stack on fuzz-profile's input (Fuzz/regressions/fuzz-profile/deep-flow-nesting: 2,494 `{`,

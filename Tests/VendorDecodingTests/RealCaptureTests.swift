@@ -1,7 +1,7 @@
 import AnalyzerTestSupport
 import BLEBase
 import Testing
-@testable import VendorDecoding
+@testable import BLEVendorDecoding
 
 /// The two real-device profiles on the captures they were written for
 /// (../shared/captures/real/README.md), fed the way the Sessions module feeds them.

@@ -2,7 +2,7 @@ import AnalyzerTestSupport
 import BLEBase
 import Foundation
 import Testing
-@testable import VendorDecoding
+@testable import BLEVendorDecoding
 
 /// The format on the protocols of the light controller (optional prefix, whole-frame writes, sum8)
 /// and the battery monitor (a sync per direction, sum16 LE before a 0D 0A tail), with the sample

@@ -1,7 +1,7 @@
 import AnalyzerTestSupport
 import Foundation
 import Testing
-import VendorDecoding
+import BLEVendorDecoding
 import Yams
 
 /// docs/profile.schema.json against the sample profiles (converted from YAML to JSON with the

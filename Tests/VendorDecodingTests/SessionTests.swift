@@ -1,7 +1,7 @@
 import AnalyzerTestSupport
 import BLEBase
 import Testing
-@testable import VendorDecoding
+@testable import BLEVendorDecoding
 
 /// `VendorSession` fed by hand with demo-lock frames: pairing, timeouts, link drops, the end of
 /// the capture, commands that do not queue, response tables and status carriers.

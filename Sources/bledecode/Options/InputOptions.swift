@@ -1,7 +1,7 @@
 import ArgumentParser
 import BLEBase
-import CaptureFormats
-import Reports
+import BLECaptureFormats
+import BLEReports
 
 /// Options every command that reads a capture shares.
 struct InputOptions: ParsableArguments {

@@ -1,10 +1,10 @@
-import Analysis
+import BLEAnalysis
 import ArgumentParser
 import BLEBase
 import Foundation
-import Reports
-import Sessions
-import VendorDecoding
+import BLEReports
+import BLESessions
+import BLEVendorDecoding
 
 /// Vendor profiles (docs/profiles.md) to decode vendor frames with.
 struct ProfileOptions: ParsableArguments {

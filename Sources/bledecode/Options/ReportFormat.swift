@@ -1,10 +1,10 @@
-import Analysis
+import BLEAnalysis
 import ArgumentParser
 import BLEBase
 import Foundation
-import Reports
-import Sessions
-import VendorDecoding
+import BLEReports
+import BLESessions
+import BLEVendorDecoding
 
 /// The formats reports are written in.
 enum ReportFormat: String, ExpressibleByArgument, CaseIterable {

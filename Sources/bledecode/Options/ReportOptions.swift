@@ -1,10 +1,10 @@
-import Analysis
+import BLEAnalysis
 import ArgumentParser
 import BLEBase
 import Foundation
-import Reports
-import Sessions
-import VendorDecoding
+import BLEReports
+import BLESessions
+import BLEVendorDecoding
 
 /// Options that choose and shape a report.
 struct ReportOptions: ParsableArguments {

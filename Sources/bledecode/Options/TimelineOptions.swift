@@ -1,10 +1,10 @@
-import Analysis
+import BLEAnalysis
 import ArgumentParser
 import BLEBase
 import Foundation
-import Reports
-import Sessions
-import VendorDecoding
+import BLEReports
+import BLESessions
+import BLEVendorDecoding
 
 /// Options of the timeline: what to show and how.
 struct TimelineOptions: ParsableArguments {

@@ -1,8 +1,8 @@
-import Analysis
+import BLEAnalysis
 import ArgumentParser
-import CaptureFormats
-import Reports
-import Sessions
+import BLECaptureFormats
+import BLEReports
+import BLESessions
 
 /// `bledecode annotate CAPTURE -o OUT.pcapng`: the capture for Wireshark, with bledecode's
 /// findings as packet comments.

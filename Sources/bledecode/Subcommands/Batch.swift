@@ -1,12 +1,12 @@
-import Analysis
+import BLEAnalysis
 import ArgumentParser
 import BLEBase
-import CaptureFormats
+import BLECaptureFormats
 import Dispatch
 import Foundation
-import Reports
-import Sessions
-import VendorDecoding
+import BLEReports
+import BLESessions
+import BLEVendorDecoding
 
 /// `bledecode batch DIR|FILES… -o OUTDIR`: a JSON report per capture and one line per capture in
 /// `OUTDIR/index.jsonl`, several captures at a time.

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Reports
-import VendorDecoding
+import BLEReports
+import BLEVendorDecoding
 
 /// `bledecode dissector --profile P.yaml -o P.lua`: a Wireshark Lua plugin for a profile.
 struct Dissector: ParsableCommand {

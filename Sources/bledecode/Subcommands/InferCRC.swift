@@ -1,9 +1,9 @@
 import ArgumentParser
 import BLEBase
 import Foundation
-import PacketDecoding
-import Reports
-import VendorDecoding
+import BLEPacketDecoding
+import BLEReports
+import BLEVendorDecoding
 
 /// `bledecode infer-crc`: finds the CRC parameters and covered range under which every frame
 /// of a characteristic verifies.

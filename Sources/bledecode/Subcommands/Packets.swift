@@ -1,9 +1,9 @@
-import Analysis
+import BLEAnalysis
 import ArgumentParser
 import BLEBase
-import PacketDecoding
-import Reports
-import VendorDecoding
+import BLEPacketDecoding
+import BLEReports
+import BLEVendorDecoding
 
 /// `bledecode packets CAPTURE`: one line per record, like a packet list.
 struct Packets: ParsableCommand {

@@ -1,9 +1,9 @@
-import Analysis
+import BLEAnalysis
 import ArgumentParser
 import BLEBase
-import Reports
-import Sessions
-import VendorDecoding
+import BLEReports
+import BLESessions
+import BLEVendorDecoding
 
 /// `bledecode verify CAPTURE --profile P`: checks every vendor frame of recorded traffic.
 /// Exit 0 when everything verifies, 1 when anything fails, 2 for usage or input errors.
