@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "BLEAnalysis", dependencies: ["BLESessions", "BLEVendorDecoding"]),
         .target(name: "BLEReports", dependencies: ["BLEAnalysis"]),
         // The library product's public API (docs/library.md); everything below it stays out of sight.
-        .target(name: "BLEDecode", dependencies: ["BLEReports", "BLEAnalysis", "BLESessions", "BLEVendorDecoding", "BLECaptureFormats", "BLEATT", "BLEBase"]),
+        .target(name: "BLEDecode", dependencies: ["BLEReports", "BLEAnalysis", "BLESessions", "BLEVendorDecoding", "BLECaptureFormats", "BLEATT", "BLEAssignedNumbers", "BLEBase"]),
         // The command line; its module is not named `bledecode`, which a case-insensitive file
         // system (macOS) takes for the library's `BLEDecode`.
         .executableTarget(name: "BLEDecodeCLI", dependencies: [

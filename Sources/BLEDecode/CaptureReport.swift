@@ -45,7 +45,7 @@ public struct CaptureReport: Sendable {
     init(_ analysis: Analysis) {
         let report = analysis.report
         devices = report.devices.map(Device.init)
-        connections = report.connections.map(Connection.init)
+        connections = report.connections.map { Connection($0, devices: report.devices) }
         failures = Failures(report)
         notices = report.notices.map(Failure.init)
         vendorFrames = analysis.vendorFrames.map(VendorFrame.init(captured:))

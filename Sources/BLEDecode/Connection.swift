@@ -27,8 +27,14 @@ extension CaptureReport {
         public let encrypted: Bool
         /// The ATT transactions listed (see `CaptureAnalysis.Options.transactions`).
         public let transactions: [Transaction]
+        /// The device's GATT database as discovery on any of its links showed it, in handle order
+        /// (the JSON report's `gatt`); empty when the capture holds no discovery.
+        public let gatt: [Attribute]
+        /// The other side's GATT database (the capturing host's, or the central's on air), as the
+        /// device, a GATT client too, discovered it (the JSON report's `otherSideGatt`).
+        public let otherSideGATT: [Attribute]
 
-        init(_ connection: BLESessions.Connection) {
+        init(_ connection: BLESessions.Connection, devices: [BLESessions.Device]) {
             id = connection.id.description
             deviceID = connection.deviceID?.description
             handle = connection.handle
@@ -40,6 +46,11 @@ extension CaptureReport {
             mtu = connection.mtu
             encrypted = connection.encrypted
             transactions = connection.transactions.map(Transaction.init)
+            // A known peer's database is its device's, learned on all its links (as in the JSON report).
+            let database = connection.gatt.isEmpty
+                ? connection.deviceID.flatMap { id in devices.first { $0.id == id }?.gatt } ?? [] : connection.gatt
+            gatt = database.map(Attribute.init)
+            otherSideGATT = connection.otherSideGATT.map(Attribute.init)
         }
     }
 }

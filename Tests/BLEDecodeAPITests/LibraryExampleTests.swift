@@ -70,6 +70,14 @@ struct LibraryExampleTests {
         let failedWrite = report.connections.flatMap(\.transactions).first { $0.errorCode == 0x03 }
         #expect(failedWrite?.errorName == "Write Not Permitted")
         #expect(failedWrite?.opcodeName == "Write Request")
+        // The demo lock's database (../shared/profiles/demo-lock.md): GAP, GATT, Battery and FFE0.
+        let gatt = try #require(report.connections.first?.gatt)
+        #expect(gatt.filter { $0.kind == "service" }.map(\.uuid) == ["1800", "1801", "180F", "FFE0"])
+        let battery = try #require(gatt.first { $0.uuid == "2A19" })
+        #expect(battery.name == "Battery Level")
+        #expect(battery.kind == "characteristic")
+        #expect(battery.properties == ["Read", "Notify"])
+        #expect(report.connections.allSatisfy { $0.otherSideGATT.isEmpty })
         // The phone is the only GATT client in the sample: every request went to the device's server.
         #expect(Set(report.connections.flatMap(\.transactions).map(\.server)) == ["device"])
         let unlock = try #require(report.vendorFrames.first { $0.commandName == "UNLOCK" })
