@@ -41,6 +41,10 @@ public struct TimelineBuilder {
     private var centralDevice: [ConnectionID: DeviceID] = [:]
     private let gattByDevice: [DeviceID: [GATTAttribute]]
     private let lostLinks: Set<ConnectionID>
+    /// Failed vendor commands whose failure is counted under another kind (their write never
+    /// answered: att-no-response on the same record), by index: their lines name it rather than
+    /// take a failure kind of their own.
+    private var commandFailedAs: [Int: FailureKind] = [:]
 
     public init(_ analysis: Analysis) {
         self.analysis = analysis
@@ -92,9 +96,14 @@ public struct TimelineBuilder {
                 [Timeline.failureRunEvent(run)]
             }
         }
+        let otherFailures = Dictionary(report.failures.filter { !$0.kind.rawValue.hasPrefix("vendor-") && $0.record != nil }
+            .map { (Timeline.RecordOnLink(connection: $0.connectionID, record: $0.record ?? 0), $0.kind) }, uniquingKeysWith: { a, _ in a })
         for (index, command) in analysis.vendorCommands.enumerated() where !absorbed.contains(index) {
+            let failedAs = command.outcome.failureKind == nil ? nil
+                : otherFailures[Timeline.RecordOnLink(connection: command.connectionID, record: command.record)]
+            if let failedAs { commandFailedAs[index] = failedAs }
             place(index, device: command.deviceID ?? deviceOfConnection[command.connectionID] ?? nil, in: &commands) {
-                [Timeline.vendorEvent(command)]
+                [Timeline.vendorEvent(command, toldBy: failedAs)]
             }
         }
         // A rejected LE Create Connection fails as an HCI command with no device: it belongs to
@@ -140,7 +149,9 @@ public struct TimelineBuilder {
         }
         for index in centralOf[device.id] ?? [] { events.append(centralEvent(report.connections[index])) }
         for index in cancelledAttempts[device.id] ?? [] { events.append(Self.cancelledEvent(report.attempts[index])) }
-        for index in commands[device.id] ?? [] { events.append(Timeline.vendorEvent(analysis.vendorCommands[index])) }
+        for index in commands[device.id] ?? [] {
+            events.append(Timeline.vendorEvent(analysis.vendorCommands[index], toldBy: commandFailedAs[index]))
+        }
         for index in failures[device.id] ?? [] { events.append(Timeline.failureEvent(report.failures[index])) }
         for index in notices[device.id] ?? [] { events.append(Timeline.noticeEvent(report.notices[index])) }
         for index in failureRuns[device.id] ?? [] { events.append(Timeline.failureRunEvent(analysis.vendorFailureRuns[index])) }
@@ -221,6 +232,12 @@ extension Timeline {
             }
         }
         return told
+    }
+
+    /// A record of one connection: where a failure and a vendor command meet.
+    struct RecordOnLink: Hashable {
+        var connection: ConnectionID?
+        var record: Int
     }
 
     /// At one instant: what happened first reads first; summaries before the end of their span.
@@ -523,12 +540,14 @@ extension Timeline {
     }
 
     /// A command's line, or a run's (`vendor 180 more commands went well (…)`), red when it failed
-    /// or stands for failed commands.
-    static func vendorEvent(_ command: VendorCommandEvent) -> TimelineEvent {
-        let kind = command.outcome.failureKind
-        let severity: TimelineEvent.Severity = kind != nil || (command.run?.failed ?? 0) > 0 ? .error : .normal
+    /// or stands for failed commands. `toldBy`: the kind of the failure that counts its failure,
+    /// when that is not a vendor kind of its own (a write never answered), which the line names.
+    static func vendorEvent(_ command: VendorCommandEvent, toldBy: FailureKind? = nil) -> TimelineEvent {
+        let kind = toldBy == nil ? command.outcome.failureKind : nil
+        let severity: TimelineEvent.Severity = command.outcome.failureKind != nil || (command.run?.failed ?? 0) > 0 ? .error : .normal
         var text = "vendor " + command.summary
         if let kind { text = "\(kind.rawValue): " + text }
+        if let toldBy { text += " (its write: \(toldBy.rawValue))" }
         return TimelineEvent(kind: .vendorCommand, severity: severity, timeUs: command.timeUs, endUs: command.run?.endUs,
                              connectionID: command.connectionID, text: text, failureKind: kind, records: [command.record])
     }

@@ -341,7 +341,7 @@ public struct VendorSession: Sendable {
     private func describe(_ frame: VendorFrame) -> String {
         var text = frame.direction == .hostToDevice ? "command" : "response"
         if let cmd = frame.command { text += " " + (frame.commandName.map { "\($0) (\(Hex.code(cmd)))" } ?? Hex.code(cmd)) }
-        if let seq = frame.sequence { text += " seq \(seq)" }
+        if let seq = frame.sequence { text += " seq \(Hex.code(seq))" }
         return text
     }
 

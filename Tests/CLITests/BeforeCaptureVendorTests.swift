@@ -50,7 +50,7 @@ struct BeforeCaptureVendorTests {
             device  connection  direction       handle  frames  crc ok  crc bad  malformed  unanswered  failed  unsolicited  records    time
             -       C1          device-to-host  0x0012  2       2       0        0          0           1       0            41…45      +0.480 s … +0.623 s
             -       C1          host-to-device  0x0010  2       2       0        0          0           1       0            38…42      +0.406 s … +0.549 s
-            vendor-status-failure  C1  record 45  +0.623 s  response LOCK (0x91) seq 90: status 0x03 says the command failed
+            vendor-status-failure  C1  record 45  +0.623 s  response LOCK (0x91) seq 0x5A: status 0x03 says the command failed
             1 vendor failure(s)
 
             """

@@ -149,7 +149,9 @@ struct TimelineTests {
         }
         for line in highlighted {
             let isFailure = summaries.contains { line.contains($0) }
-            let isFailedCommand = line.contains(": vendor ") && !line.contains(" ok in ")
+            // A failed command: under its own failure kind, or naming the failure its write got.
+            let isFailedCommand = (line.contains(": vendor ") || line.contains("(its write: att-no-response)"))
+                && !line.contains(" ok in ")
             #expect(isFailure || isFailedCommand, "highlighted but not a failure: \(line)")
         }
         // The plain text marks the same lines.
@@ -176,6 +178,15 @@ struct TimelineTests {
                                     + "timeout 2 s; MTU 23\n"))
         #expect(run.stdout.contains("C1    disconnected after 34.5 ms: Remote User Terminated Connection (0x13), by the peripheral\n"))
         #expect(!run.stdout.contains("connected as unknown"))
+    }
+
+    /// SET_TIME's write was never answered: its failure is the att-no-response of that write
+    /// (one cause, one failure), so its command line names that failure rather than take a
+    /// vendor failure kind the report does not count.
+    @Test func aCommandFailedByItsWriteNamesThatFailure() throws {
+        let run = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--profile", "Samples/profiles/demo-lock.yaml", "--only-failures"])
+        #expect(run.stdout.contains("    +2.807000  C2  ✗ vendor SET_TIME (0x02) seq 0xC5 got no response (its write: att-no-response)\n"))
+        #expect(run.stdout.components(separatedBy: "✗ vendor-no-response:").count - 1 == 1)
     }
 
     /// A device that is a GATT client of the host: its discovery of the host's server is a line
@@ -231,10 +242,10 @@ struct TimelineTests {
         #expect(text.contains("    +1.100000  C1  \u{1B}[31m✗\u{1B}[0m \u{1B}[31mvendor-status-failure: vendor LOCK (0x11) seq 0x5B failed: status 0x03\u{1B}[0m\n"))
         // When the profile reports the failure itself, that line (with its reason) replaces the command's.
         analysis.report.failures.append(Failure(kind: .vendorStatusFailure, timeUs: start + 1_141_000, record: nil,
-                                                deviceID: DeviceID(number: 1), connectionID: ConnectionID(number: 1), summary: "response LOCK (0x91) seq 91: status 0x03"))
+                                                deviceID: DeviceID(number: 1), connectionID: ConnectionID(number: 1), summary: "response LOCK (0x91) seq 0x5B: status 0x03"))
         let told = TimelineText(style: Style(enabled: false)).render(analysis, timeline: Timeline(analysis))
         #expect(!told.contains("vendor LOCK (0x11) seq 0x5B"))
-        #expect(told.contains("    +1.141000  C1  ✗ vendor-status-failure: response LOCK (0x91) seq 91: status 0x03\n"))
+        #expect(told.contains("    +1.141000  C1  ✗ vendor-status-failure: response LOCK (0x91) seq 0x5B: status 0x03\n"))
         let html = HTMLReport.render(analysis, timeline: Timeline(analysis), commandLine: "bledecode x")
         #expect(html.contains("C1 vendor UNLOCK (0x10) seq 0x5A ok in 40 ms"))
     }

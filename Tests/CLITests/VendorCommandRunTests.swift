@@ -100,14 +100,14 @@ struct VendorCommandRunTests {
         #expect(vendor == listed(1...5)
                 + ["C1    vendor 19 more commands over 2.57 s: 19 ok in 73 ms (UNLOCK (0x10) ×10, GET_INFO (0x01) ×9)"]
                 + listed(25...29)
-                + ["C1  ✗ vendor-status-failure: response LOCK (0x91) seq 30: status 0x03 says the command failed"]
+                + ["C1  ✗ vendor-status-failure: response LOCK (0x91) seq 0x1E: status 0x03 says the command failed"]
                 + listed(31...35)
                 + ["C1    vendor 20 more commands over 2.71 s: 20 ok in 73 ms (UNLOCK (0x10) ×10, GET_INFO (0x01) ×10)"]
                 + listed(56...60))
         // Summaries are normal lines: asking for failures leaves them out.
         let failures = try CLI.run([path, "--profile", "Samples/profiles/demo-lock.yaml", "--only-failures"])
         #expect(!failures.stdout.contains("more commands"))
-        #expect(failures.stdout.contains("vendor-status-failure: response LOCK (0x91) seq 30"))
+        #expect(failures.stdout.contains("vendor-status-failure: response LOCK (0x91) seq 0x1E"))
     }
 
     /// 5,001 commands: the timeline still has 23 vendor lines, and the JSON report, which lists

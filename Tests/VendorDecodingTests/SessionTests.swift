@@ -123,7 +123,7 @@ struct SessionTests {
         #expect(f.frames.map(\.summary) == ["LOCK (0x11) seq 0x5B → failed in 25 ms",
                                             "LOCK response (0x91) seq 0x5B: status 0x03 failed"])
         #expect(f.failures == [VendorFailure(kind: .statusFailure, timeUs: 25_000, detectedUs: 25_000, connection: ConnectionID(number: 1),
-                                             frame: 1, summary: "response LOCK (0x91) seq 91: status 0x03 says the command failed",
+                                             frame: 1, summary: "response LOCK (0x91) seq 0x5B: status 0x03 says the command failed",
                                              record: 2)])
     }
 
@@ -134,7 +134,7 @@ struct SessionTests {
         #expect(f.frames.map(\.outcome) == [.noResponse, .unsolicited])
         #expect(f.frames.map(\.summary) == ["GET_INFO (0x01) seq 0x01 → no response", "unsolicited GET_INFO (0x81) seq 0x01"])
         #expect(f.failures == [VendorFailure(kind: .noResponse, timeUs: 0, detectedUs: 3_000_000, connection: ConnectionID(number: 1), frame: 0,
-                                             summary: "command GET_INFO (0x01) seq 1 got no response within 3000 ms", record: 1)])
+                                             summary: "command GET_INFO (0x01) seq 0x01 got no response within 3000 ms", record: 1)])
     }
 
     @Test func responseJustInsideTheTimeoutPairs() {
@@ -158,7 +158,7 @@ struct SessionTests {
         #expect(f.frames.last?.problem == "incomplete frame when the link dropped")
         #expect(f.frames.last?.summary == "malformed: incomplete frame when the link dropped (20 bytes)")
         #expect(f.failures.map(\.kind) == [.noResponse, .malformedFrame])
-        #expect(f.failures.first?.summary == "command READ_LOG (0x20) seq 7 got no response before the link dropped")
+        #expect(f.failures.first?.summary == "command READ_LOG (0x20) seq 0x07 got no response before the link dropped")
         #expect(f.failures.first?.detectedUs == 60_000)
         // A new frame after the drop starts clean.
         f.command(0x01, seq: 0x08, at: 70)
@@ -170,7 +170,7 @@ struct SessionTests {
         var f = Feeder()
         f.command(0x02, seq: 0x09, [0x66, 0x2A, 0x13, 0x19], at: 5)
         f.session.finish(timeUs: 100_000, into: &f.events)
-        #expect(f.failures.map(\.summary) == ["command SET_TIME (0x02) seq 9 got no response before the capture ended; the "
+        #expect(f.failures.map(\.summary) == ["command SET_TIME (0x02) seq 0x09 got no response before the capture ended; the "
             + "device-to-host characteristic was never subscribed on this connection before (no CCCD write, no device frame "
             + "in the capture), the usual cause"])
     }
@@ -182,7 +182,7 @@ struct SessionTests {
                         bytes: ByteView([0x01, 0x00]), timeUs: 0, record: 1, into: &f.events)
         f.command(0x02, seq: 0x09, [0x66, 0x2A, 0x13, 0x19], at: 5)
         f.session.finish(timeUs: 100_000, into: &f.events)
-        #expect(f.failures.map(\.summary) == ["command SET_TIME (0x02) seq 9 got no response before the capture ended"])
+        #expect(f.failures.map(\.summary) == ["command SET_TIME (0x02) seq 0x09 got no response before the capture ended"])
         #expect(f.failures.map(\.record) == [1])
     }
 
