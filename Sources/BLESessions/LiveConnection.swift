@@ -32,6 +32,10 @@ final class LiveConnection {
     /// Over the air, packets with a bad CRC the sniffer took on this link's access address, or
     /// with no readable access address while the link was up: packets of this link it may have lost.
     var badCRCPackets = 0
+    /// Over the air, encrypted data PDUs each side sent that the capture holds no key for (Core
+    /// v5.4 Vol 6 Part B §5.1.3): an answer among them cannot be read.
+    var encryptedFromPeripheral = 0
+    var encryptedFromCentral = 0
     /// Read Blob / Prepare Write values being joined, per handle (bounded).
     var longValues: [UInt16: [UInt8]] = [:]
     /// What the layer above was last told of this connection's device (`SessionEvent.device`)
@@ -185,6 +189,9 @@ struct PendingRequest {
     /// Over the air, the link's `badCRCPackets` when the request was sent: those lost since may
     /// hold its answer.
     var badCRCBefore = 0
+    /// Over the air, the encrypted PDUs the answering side had sent when the request was: those
+    /// sent since may hold its answer.
+    var encryptedBefore = 0
 }
 
 /// The outstanding ATT request per direction of the request (Core v5.4 Vol 3 Part F §3.3.2: one

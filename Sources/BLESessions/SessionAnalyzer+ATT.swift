@@ -146,8 +146,9 @@ extension SessionAnalyzer {
                 }
             }
             if case .readRequest(let handle) = att.parameters { conn.longValues[handle] = nil }
-            conn.setPending(PendingRequest(pdu: att, transaction: transaction, badCRCBefore: conn.badCRCPackets), direction,
-                            bearer: bearer, indication: indication)
+            conn.setPending(PendingRequest(pdu: att, transaction: transaction, badCRCBefore: conn.badCRCPackets,
+                                           encryptedBefore: Self.encryptedAnswers(to: direction, in: conn)),
+                            direction, bearer: bearer, indication: indication)
             nextDeadlineUs = min(nextDeadlineUs, now + options.transactionTimeoutUs)
         case .response, .confirmation:
             if opcode == .writeResponse {

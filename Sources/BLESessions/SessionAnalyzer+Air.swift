@@ -49,6 +49,9 @@ extension SessionAnalyzer {
             } else {
                 conn.lastCentralUs = now
             }
+            if air.flags.contains(.encrypted), !air.flags.contains(.retransmission) {
+                if air.direction == .peripheralToCentral { conn.encryptedFromPeripheral += 1 } else { conn.encryptedFromCentral += 1 }
+            }
             // L2CAP data by the tracker's fragment (no copy of the PDU); control PDUs read only
             // where there is no fragment.
             if let direction = air.fragment?.direction {

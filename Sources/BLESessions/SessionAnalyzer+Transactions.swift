@@ -45,7 +45,11 @@ extension SessionAnalyzer {
             fail(.attNoResponse, severity: unseenEnd ? .warning : .failure, at: now, record: request.transaction.requestRecord,
                  slot: conn.slot,
                  connection: conn.connection.id,
-                 "\(Self.what(request.transaction)) never answered: \(why ?? "the link went down first")" + airCaveat(conn, since: request),
+                 "\(Self.what(request.transaction)) "
+                    // Encrypted traffic from the answering side may hold the answer: not known unanswered.
+                    + (Self.encryptedAnswers(to: request.transaction.direction, in: conn) > request.encryptedBefore
+                        ? "got no readable answer: " : "never answered: ")
+                    + (why ?? "the link went down first") + airCaveat(conn, since: request),
                  details: Self.details(request.transaction))
         case .ok, .noResponseExpected:
             // The description costs a lookup and a string: made only for a failure or a listing of all.
@@ -66,9 +70,26 @@ extension SessionAnalyzer {
     /// A sniffer that lost packets may have missed the answer: say so where it lost some on the
     /// request's link while the request waited, the only ones that can hold its answer.
     func airCaveat(_ conn: LiveConnection, since request: PendingRequest) -> String {
+        guard case .air = conn.connection.link else { return "" }
         let lost = conn.badCRCPackets - request.badCRCBefore
-        guard case .air = conn.connection.link, lost > 0 else { return "" }
-        return " (the sniffer lost \(lost) packet(s) on this link to bad CRCs while it waited; the answer may be among them)"
+        let encrypted = Self.encryptedAnswers(to: request.transaction.direction, in: conn) - request.encryptedBefore
+        var why: [String] = []
+        if lost > 0 { why.append("the sniffer lost \(lost) packet(s) on this link to bad CRCs while it waited") }
+        if encrypted > 0 {
+            let side = request.transaction.direction == .centralToPeripheral ? "peripheral" : "central"
+            why.append("the \(side) sent \(encrypted) encrypted PDU(s) after it, which cannot be read without the link's key")
+        }
+        guard !why.isEmpty else { return "" }
+        return " (" + why.joined(separator: "; ") + "; the answer may be among them)"
+    }
+
+    /// Over the air, the encrypted PDUs the side answering a request sent in `direction` has sent so far.
+    static func encryptedAnswers(to direction: Direction, in conn: LiveConnection) -> Int {
+        switch direction {
+        case .centralToPeripheral: conn.encryptedFromPeripheral
+        case .peripheralToCentral: conn.encryptedFromCentral
+        default: 0
+        }
     }
 
     static func supervisionTimeoutUs(_ conn: LiveConnection) -> Int64 {

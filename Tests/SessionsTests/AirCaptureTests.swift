@@ -114,6 +114,28 @@ struct AirCaptureTests {
         #expect(report.attempts.isEmpty && report.failures.isEmpty)
     }
 
+    /// A request whose answer may be in encrypted PDUs the sniffer could not decrypt (garmin
+    /// 4553, then 44 encrypted PDUs from the peripheral): not "never answered", and the
+    /// encrypted PDUs are named as where the answer may be.
+    @Test func anAnswerInEncryptedTrafficIsNotNeverAnswered() {
+        var s = AirScenario()
+        s.advertise(Self.peripheral)
+        s.connectInd(initA: Self.central, advA: Self.peripheral, accessAddress: Self.aa)
+        s.wait(ms: 2)
+        s.att(Self.aa, .central, [0x12, 0x10, 0x00, 0x01, 0x00])   // Write Request
+        s.empty(Self.aa, .peripheral, flags: .encrypted)
+        s.att(Self.aa, .central, [0x52, 0x11, 0x00, 0x01], flags: .encrypted)
+        s.att(Self.aa, .peripheral, [0x13], flags: .encrypted)      // the answer, unreadable
+        s.att(Self.aa, .peripheral, [0x1B, 0x12, 0x00, 0x07], flags: .encrypted)
+        s.terminate(Self.aa, .central, reason: 0x13, flags: .encrypted)
+        let (report, _) = analyze(s.records)
+        let unanswered = report.findings.filter { $0.kind == .attNoResponse }
+        // The terminate went encrypted too: the link was up, as far as the capture shows, at its end.
+        #expect(unanswered.map(\.summary) == ["Write Request to handle 0x0010 got no readable answer: the capture ended first "
+            + "(the peripheral sent 2 encrypted PDU(s) after it, which cannot be read without the link's key; the answer "
+            + "may be among them)"])
+    }
+
     /// Radio noise: advertising packets whose access address took one or two bit errors (as a
     /// raw LL packet, which the address makes a data PDU, and as an nRF Sniffer advertising
     /// packet), a CRC failure, a "data" PDU on advertising channel 38, and data PDUs on an

@@ -119,10 +119,14 @@ struct RealCaptureSecurityTests {
         #expect(missed.severity == .info)
         #expect(missed.summary == "Read By Group Type Request to the central's handle 0x0019: its answer was not captured "
                 + "(the next request shows it came; the sniffer missed it)")
-        // The CCCD write of record 4553, unanswered: lost with it on the link are 4596, 4665, 4790, 4859, 4872.
+        // The CCCD write of record 4553: lost with it on the link are 4596, 4665, 4790, 4859, 4872,
+        // and encryption started at 4697: the peripheral's answer (4713's 9 bytes would be a Write
+        // Response and its MIC) may be among its encrypted PDUs.
         let unanswered = try #require(report.notices.first { $0.kind == .attNoResponse })
         #expect(unanswered.record == 4553)
-        #expect(unanswered.summary.hasSuffix("(the sniffer lost 5 packet(s) on this link to bad CRCs while it waited; the "
-                                             + "answer may be among them)"))
+        #expect(unanswered.summary == "Write Request to CCCD of 6A4E2810-667B-11E3-949A-0800200C9A66 got no readable answer: "
+                + "the link went down first (its end was not captured) (the sniffer lost 5 packet(s) on this link to bad CRCs "
+                + "while it waited; the peripheral sent 44 encrypted PDU(s) after it, which cannot be read without the link's "
+                + "key; the answer may be among them)")
     }
 }
