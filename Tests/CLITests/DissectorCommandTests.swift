@@ -241,6 +241,32 @@ struct DissectorCommandTests {
         #expect(run.stdout.contains(#"["device\045to\045host"] = { syncs = {{58, 38}}, prefix = {}, spans_values = true,"#))
     }
 
+    /// One plugin per profile: a second `--profile` is refused, not silently dropped.
+    @Test func severalProfilesAreRefused() throws {
+        let run = try CLI.run(["dissector", "--profile", Self.demo, "--profile", "Samples/profiles/light-controller.yaml"])
+        #expect(run.status == 2)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "bledecode: error: dissector writes one plugin for one profile, but --profile was given 2 times "
+            + "(Samples/profiles/demo-lock.yaml, Samples/profiles/light-controller.yaml): run it once per profile\n")
+    }
+
+    /// An expression whose values could leave what Lua 5.2 computes exactly is refused, naming
+    /// the key, rather than decoded differently.
+    @Test func expressionBeyondLuaIsRefused() throws {
+        let demo = try String(contentsOfFile: SharedCaptures.packageRoot.appendingPathComponent(Self.demo).path, encoding: .utf8)
+        let wide = demo.replacingOccurrences(of: "xorExpression: (0x5A - seq) mod 256", with: "xorExpression: (seq << 40) >> 40")
+        #expect(wide != demo)
+        let profile = Self.temporary(".yaml")
+        try wide.write(toFile: profile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        let run = try CLI.run(["dissector", "--profile", profile])
+        #expect(run.status == 2)
+        let file = URL(fileURLWithPath: profile).lastPathComponent
+        #expect(run.stderr == "bledecode: error: \(file): obfuscation.xorExpression: the Wireshark plugin cannot evaluate it as "
+            + "bledecode does: '<<' can reach 280375465082880 or beyond (its Lua numbers are exact to ±99999999999999 and its bitwise "
+            + "operators take 0...4294967295)\n")
+    }
+
     @Test func badProfileExitsWithTwo() throws {
         let run = try CLI.run(["dissector", "--profile", "Package.swift"])
         #expect(run.status == 2)
