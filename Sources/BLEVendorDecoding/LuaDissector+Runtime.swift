@@ -1,8 +1,8 @@
 extension LuaDissector {
     /// The plugin's code: fixed, whatever the profile. It mirrors `FrameAssembler`,
     /// `DecodedFields`, `ChecksumSpec`, `CRCParameters` and `Expression` (numbers are Lua 5.2
-    /// doubles and bitwise operators work on 32 bits, so expressions agree with bledecode's
-    /// while their values fit 32 bits, which a one-byte key's do).
+    /// doubles and bitwise operators work on 32 bits: `refusal` turns away expressions whose
+    /// values could leave the range where they agree with bledecode's 64-bit integers).
     static let runtime = #"""
 -- The plugin's fixed part: everything above is data from the profile.
 local bit = bit32
