@@ -1,8 +1,8 @@
 extension LuaDissector {
     /// The plugin's code: fixed, whatever the profile. It mirrors `FrameAssembler`,
     /// `DecodedFields`, `ChecksumSpec`, `CRCParameters` and `Expression` (numbers are Lua 5.2
-    /// doubles and bitwise operators work on 32 bits, so expressions agree with bledecode's
-    /// while their values fit 32 bits, which a one-byte key's do).
+    /// doubles and bitwise operators work on 32 bits: `refusal` turns away expressions whose
+    /// values could leave the range where they agree with bledecode's 64-bit integers).
     static let runtime = #"""
 -- The plugin's fixed part: everything above is data from the profile.
 local bit = bit32
@@ -29,11 +29,12 @@ local pf = {
   status = ProtoField.uint32("bledecode.status", "Status", base.HEX),
   crc_ok = ProtoField.bool("bledecode.crc_ok", "Checksum OK"),
   plaintext = ProtoField.bytes("bledecode.plaintext", "Plaintext"),
+  status_ok = ProtoField.bool("bledecode.status_ok", "Status is a success"),
   malformed = ProtoField.string("bledecode.malformed", "Malformed"),
   fragment = ProtoField.framenum("bledecode.fragment", "Fragment in frame"),
 }
 proto.fields = { pf.profile, pf.direction, pf.handle, pf.frame, pf.command, pf.command_name, pf.sequence,
-                 pf.status, pf.crc_ok, pf.plaintext, pf.malformed, pf.fragment }
+                 pf.status, pf.status_ok, pf.crc_ok, pf.plaintext, pf.malformed, pf.fragment }
 
 -- Bytes are Lua arrays of numbers, 1-based; offsets from the profile are 0-based.
 
@@ -65,11 +66,21 @@ local function slice(bytes, first, last)
   return out
 end
 
-local function starts_with(bytes, prefix)
-  if #bytes < #prefix then return false end
-  for i = 1, #prefix do if bytes[i] ~= prefix[i] then return false end end
+-- True when bytes[at + 1 ..] holds pattern (at is 0-based).
+local function holds_at(bytes, at, pattern)
+  if at < 0 or #bytes - at < #pattern then return false end
+  for i = 1, #pattern do if bytes[at + i] ~= pattern[i] then return false end end
   return true
 end
+
+local function starts_with(bytes, prefix) return holds_at(bytes, 0, prefix) end
+
+local function starts_with_any(bytes, patterns)
+  for _, pattern in ipairs(patterns) do if starts_with(bytes, pattern) then return true end end
+  return false
+end
+
+local function same_bytes(a, b) return #a == #b and starts_with(a, b) end
 
 -- Expressions (docs/profiles.md): trees of tables, evaluated here; errors are raised as tables.
 local function fail(message) error({ message = message }, 0) end
@@ -83,7 +94,9 @@ local function evaluate(e, ctx)
     return value
   elseif kind == "byte" then
     local n = evaluate(e[2], ctx)
-    if n < 0 or n >= #ctx.frame or n ~= math.floor(n) then fail("byte[" .. n .. "] is outside the frame") end
+    if n < 0 or n >= #ctx.frame or n ~= math.floor(n) then
+      fail("byte[" .. n .. "] is outside the " .. #ctx.frame .. "-byte frame")
+    end
     return ctx.frame[n + 1]
   elseif kind == "neg" then return -evaluate(e[2], ctx)
   elseif kind == "not" then return -evaluate(e[2], ctx) - 1
@@ -174,18 +187,19 @@ end
 local function decode(raw, direction)
   local d = {}
   local c = P.commands
+  local f = P.framings[direction]
   if c then
     d.command = unsigned(raw, c.command.offset, c.command.size, c.command.big)
     if c.sequence then d.sequence = unsigned(raw, c.sequence.offset, c.sequence.size, c.sequence.big) end
   end
-  local payload_start, payload_end = P.payload_offset, #raw - P.trailer
+  local payload_start, payload_end = f.payload_offset, #raw - f.trailer
   if not (payload_end >= payload_start and payload_start >= 0 and payload_end <= #raw) then
-    d.problem = #raw .. " bytes cannot hold the header and trailer"
+    d.problem = #raw .. " bytes cannot hold a " .. payload_start .. "-byte header and " .. f.trailer .. "-byte trailer"
     return d
   end
-  if #raw < #P.tail then d.problem = "tail missing" return d end
-  for i = 1, #P.tail do
-    if raw[#raw - #P.tail + i] ~= P.tail[i] then d.problem = "wrong tail" return d end
+  if not holds_at(raw, #raw - #f.tail, f.tail) then
+    d.problem = "tail is " .. hex(slice(raw, math.max(#raw - #f.tail, 0) + 1, #raw)) .. ", expected " .. hex(f.tail)
+    return d
   end
   local payload = slice(raw, payload_start + 1, payload_end)
   local plaintext = {}
@@ -199,7 +213,7 @@ local function decode(raw, direction)
       end
     else
       local length
-      if P.length.kind == "field" then length = unsigned(raw, P.length.offset, P.length.size, P.length.big) end
+      if f.length.kind == "field" then length = unsigned(raw, f.length.offset, f.length.size, f.length.big) end
       local ctx = { seq = d.sequence, cmd = d.command, len = length, frame = raw }
       local key
       if not o.per_byte and #payload > 0 then
@@ -243,13 +257,14 @@ local function decode(raw, direction)
   local s = c and c.status
   if direction == "device-to-host" and s and (s.commands == nil or (d.command ~= nil and s.commands[d.command])) then
     d.status = unsigned(plaintext, s.offset, s.size, true)
+    if d.status ~= nil then d.status_ok = s.success[d.status] == true end
   end
   d.plaintext = plaintext
   return d
 end
 
--- Frame assembly per stream, as bledecode's FrameAssembler.
-local function new_assembler() return { buffer = {}, pieces = {}, last_short = false } end
+-- Frame assembly per stream, as bledecode's FrameAssembler, with the stream's direction's framing.
+local function new_assembler(framing) return { framing = framing, buffer = {}, pieces = {}, last_short = false } end
 
 local function take(a, count)
   local bytes, rest = {}, {}
@@ -269,8 +284,8 @@ local function take(a, count)
   return { bytes = bytes, frames = frames }
 end
 
-local function measure(bytes, short)
-  local l = P.length
+local function measure(f, bytes, short)
+  local l = f.length
   if l.kind == "fixed" then return "frame", l.size end
   if l.kind == "none" then
     if short then return "frame", #bytes end
@@ -279,70 +294,108 @@ local function measure(bytes, short)
   local value = unsigned(bytes, l.offset, l.size, l.big)
   if value == nil then return "incomplete" end
   local total
-  if l.counts == "payload" then total = P.payload_offset + value + l.adjust + P.trailer
+  if l.counts == "payload" then total = f.payload_offset + value + l.adjust + f.trailer
   elseif l.counts == "frame" then total = value + l.adjust
   else total = l.offset + l.size + value + l.adjust end
-  local minimum = math.max(l.offset + l.size, P.payload_offset + P.trailer, #P.sync + #P.tail, 1)
-  if total < minimum or total > P.max_length then return "impossible", "impossible length " .. value end
+  local minimum = math.max(l.offset + l.size, f.payload_offset + f.trailer, #f.syncs[1] + #f.tail, 1)
+  if total < minimum or total > f.max_length then
+    return "impossible", "impossible length " .. value .. " (frame of " .. total .. " bytes, limits " .. minimum .. "..."
+      .. f.max_length .. ")"
+  end
   return "frame", total
 end
 
-local function sync_offset(buffer)
-  local sync = P.sync
-  for i = 1, #buffer - #sync + 1 do
-    local match = true
-    for j = 1, #sync do if buffer[i + j - 1] ~= sync[j] then match = false break end end
-    if match then return i - 1 end
+-- Where the sync bytes or, earlier, one of their alternatives first occur (0-based), or nil.
+local function sync_offset(f, buffer)
+  local earliest
+  for _, sync in ipairs(f.syncs) do
+    for i = 0, math.min(#buffer - #sync, earliest and earliest - 1 or #buffer) do
+      if holds_at(buffer, i, sync) then earliest = i break end
+    end
   end
-  return nil
+  return earliest
 end
 
-local function partial_sync_suffix(buffer)
-  local sync = P.sync
-  for k = math.min(#sync - 1, #buffer), 1, -1 do
-    local match = true
-    for j = 1, k do if buffer[#buffer - k + j] ~= sync[j] then match = false break end end
-    if match then return k end
-  end
+-- The length of the sync (or alternative) the buffer starts with; 0 when none.
+local function sync_length_at_front(f, buffer)
+  for _, sync in ipairs(f.syncs) do if starts_with(buffer, sync) then return #sync end end
   return 0
 end
 
-local function feed(a, value, frame, limit, out)
-  local sync = P.sync
-  if #a.buffer > 0 and a.last_short and #sync > 0 and starts_with(value, sync) and P.length.kind ~= "none" then
-    out[#out + 1] = { cut = take(a, #a.buffer), problem = "incomplete frame: a fragment shorter than ATT_MTU - 3 came before its length was reached" }
+-- The longest buffer suffix that is a proper beginning of a sync, or of the prefix and a sync.
+local function partial_head_suffix(f, buffer)
+  local longest = 0
+  for _, sync in ipairs(f.syncs) do
+    local head = {}
+    for i = 1, #f.prefix do head[#head + 1] = f.prefix[i] end
+    for i = 1, #sync do head[#head + 1] = sync[i] end
+    for k = math.min(#head - 1, #buffer), longest + 1, -1 do
+      local at = #buffer - k
+      local begins_head = holds_at(buffer, at, slice(head, 1, k))
+      local begins_sync = k <= #sync and holds_at(buffer, at, slice(sync, 1, k))
+      if begins_head or begins_sync then longest = k break end
+    end
   end
-  if #value == 0 then return end
-  local short = #value < limit
-  a.last_short = short
-  for i = 1, #value do a.buffer[#a.buffer + 1] = value[i] end
-  a.pieces[#a.pieces + 1] = { remaining = #value, frame = frame }
+  return longest
+end
+
+local function cut_frames(a, short, out)
+  local f = a.framing
   while #a.buffer > 0 do
-    local go_on = false
-    if #sync > 0 then
-      local skip = sync_offset(a.buffer)
+    local resync = false
+    if #f.syncs[1] > 0 then
+      local skip = sync_offset(f, a.buffer)
       if skip == nil then
-        local keep = partial_sync_suffix(a.buffer)
+        local keep = partial_head_suffix(f, a.buffer)
         if #a.buffer > keep then out[#out + 1] = { cut = take(a, #a.buffer - keep), problem = "no sync bytes" } end
         return
+      end
+      local p = #f.prefix
+      if p > 0 and skip >= p and holds_at(a.buffer, skip - p, f.prefix) then
+        -- The optional prefix is no part of the frame: dropped, after any garbage before it.
+        if skip > p then out[#out + 1] = { cut = take(a, skip - p), problem = (skip - p) .. " byte(s) before the sync bytes" } end
+        take(a, p)
+        resync = true
       elseif skip > 0 then
         out[#out + 1] = { cut = take(a, skip), problem = skip .. " byte(s) before the sync bytes" }
-        go_on = true
+        resync = true
       end
     end
-    if not go_on then
-      local kind, n = measure(a.buffer, short)
+    if not resync then
+      local kind, n = measure(f, a.buffer, short)
       if kind == "incomplete" then return
       elseif kind == "impossible" then
-        out[#out + 1] = { cut = take(a, math.max(#sync, 1)), problem = n }
+        out[#out + 1] = { cut = take(a, math.max(sync_length_at_front(f, a.buffer), 1)), problem = n }
       elseif kind == "unended" then
-        if #a.buffer > P.max_length then out[#out + 1] = { cut = take(a, #a.buffer), problem = "too long without an end" } end
+        if #a.buffer > f.max_length then
+          out[#out + 1] = { cut = take(a, #a.buffer), problem = "longer than " .. f.max_length .. " bytes without an end" }
+        end
         return
       else
         if #a.buffer < n then return end
         out[#out + 1] = { cut = take(a, n) }
       end
     end
+  end
+end
+
+local function feed(a, value, frame, limit, out)
+  local f = a.framing
+  -- A buffer holding just the optional prefix waits for the sync that follows it.
+  if #a.buffer > 0 and a.last_short and #f.syncs[1] > 0 and starts_with_any(value, f.syncs) and f.length.kind ~= "none"
+      and (#f.prefix == 0 or not same_bytes(a.buffer, f.prefix)) then
+    out[#out + 1] = { cut = take(a, #a.buffer),
+                      problem = "incomplete frame: a fragment shorter than ATT_MTU − 3 came before its length was reached" }
+  end
+  if #value == 0 then return end
+  -- A frame that never spans values ends with its value, whatever the MTU.
+  local short = #value < limit or not f.spans_values
+  a.last_short = short
+  for i = 1, #value do a.buffer[#a.buffer + 1] = value[i] end
+  a.pieces[#a.pieces + 1] = { remaining = #value, frame = frame }
+  cut_frames(a, short, out)
+  if not f.spans_values and #a.buffer > 0 then
+    out[#out + 1] = { cut = take(a, #a.buffer), problem = "incomplete frame: frames never span ATT values (framing.spansValues)" }
   end
 end
 
@@ -367,8 +420,8 @@ local function record(number, direction, handle, output)
   else
     local d = decode(output.cut.bytes, direction)
     frame.command, frame.sequence, frame.problem = d.command, d.sequence, d.problem
-    frame.plaintext, frame.crc_ok, frame.status = d.plaintext, d.crc_ok, d.status
-    if d.problem == nil then frame.name = command_name(direction, d.command, d.sequence, output.cut.bytes) end
+    frame.plaintext, frame.crc_ok, frame.status, frame.status_ok = d.plaintext, d.crc_ok, d.status, d.status_ok
+    frame.name = command_name(direction, d.command, d.sequence, output.cut.bytes)
   end
   local list = results[number] or {}
   list[#list + 1] = frame
@@ -439,7 +492,7 @@ local function att_pdu(l, b, direction, uuid, number)
     local key = direction .. " " .. string.format("%05d", handle)
     local a = l.streams[key]
     if a == nil then
-      a = new_assembler()
+      a = new_assembler(P.framings[direction])
       a.direction, a.handle = direction, handle
       l.streams[key] = a
       l.order[#l.order + 1] = key
@@ -523,6 +576,7 @@ function proto.dissector(tvb, pinfo, tree)
     if frame.name then item:add(pf.command_name, frame.name) end
     if frame.sequence and frame.sequence <= 0xFFFFFFFF then item:add(pf.sequence, frame.sequence) end
     if frame.status and frame.status <= 0xFFFFFFFF then item:add(pf.status, frame.status) end
+    if frame.status_ok ~= nil then item:add(pf.status_ok, frame.status_ok) end
     if frame.crc_ok ~= nil then item:add(pf.crc_ok, frame.crc_ok) end
     if frame.plaintext then add_bytes(item, pf.plaintext, frame.plaintext, "Plaintext") end
     if frame.problem then item:add(pf.malformed, frame.problem) end

@@ -28,17 +28,12 @@ public enum LuaDissector {
         }
         lua += "  },\n"
         if let service = profile.match.gattService { lua += "  gatt_service = \(string(hex128(service))),\n" }
-        let framing = profile.framing
-        lua += "  sync = \(bytes(framing.sync)),\n"
-        switch framing.length {
-        case .field(let f):
-            lua += "  length = { kind = \"field\", offset = \(f.offset), size = \(f.size), big = \(f.bigEndian), "
-                + "counts = \(string(f.counts.rawValue)), adjust = \(f.adjust) },\n"
-        case .fixed(let size): lua += "  length = { kind = \"fixed\", size = \(size) },\n"
-        case .none: lua += "  length = { kind = \"none\" },\n"
+        // Each direction's framing whole (docs/profiles.md: a direction's keys replace the common ones).
+        lua += "  framings = {\n"
+        for direction in VendorDirection.allCases {
+            lua += "    [\(string(direction.rawValue))] = \(framing(profile.framing(for: direction))),\n"
         }
-        lua += "  payload_offset = \(framing.payloadOffset), trailer = \(framing.trailerSize), "
-            + "tail = \(bytes(framing.tail)), max_length = \(framing.maxLength),\n"
+        lua += "  },\n"
         if let checksum = profile.checksum {
             lua += "  checksum = { " + algorithm(checksum.algorithm) + ", at = \(checksum.at), big = \(checksum.bigEndian), "
                 + "from = \(checksum.from), to = \(checksum.to), over_plaintext = \(checksum.overPlaintext)"
@@ -95,6 +90,21 @@ public enum LuaDissector {
 
     private static func bytes(_ bytes: [UInt8]) -> String {
         "{" + bytes.map(String.init).joined(separator: ", ") + "}"
+    }
+
+    /// One direction's framing: `syncs` lists the sync first, then its alternatives.
+    private static func framing(_ framing: Framing) -> String {
+        var lua = "{ syncs = {" + framing.syncs.map(bytes).joined(separator: ", ") + "}, prefix = \(bytes(framing.prefix)), "
+            + "spans_values = \(framing.spansValues),\n      "
+        switch framing.length {
+        case .field(let f):
+            lua += "length = { kind = \"field\", offset = \(f.offset), size = \(f.size), big = \(f.bigEndian), "
+                + "counts = \(string(f.counts.rawValue)), adjust = \(f.adjust) },\n      "
+        case .fixed(let size): lua += "length = { kind = \"fixed\", size = \(size) },\n      "
+        case .none: lua += "length = { kind = \"none\" },\n      "
+        }
+        return lua + "payload_offset = \(framing.payloadOffset), trailer = \(framing.trailerSize), "
+            + "tail = \(bytes(framing.tail)), max_length = \(framing.maxLength) }"
     }
 
     private static func field(_ field: FrameField) -> String {

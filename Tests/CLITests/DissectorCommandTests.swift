@@ -3,20 +3,28 @@ import Foundation
 import Testing
 
 /// `bledecode dissector`: the Wireshark Lua plugin of a profile, run by tshark on the samples,
-/// decodes the frames bledecode decodes: same count, commands, checksum verdicts and plaintext.
+/// decodes the frames bledecode decodes: same frames as sent, fragments, commands, sequences,
+/// statuses, checksum verdicts, plaintext and malformed reasons.
 @Suite(.serialized)
 struct DissectorCommandTests {
     /// One vendor frame as compared: where it ended, its fragments, and its decode.
     struct Frame: Equatable, CustomStringConvertible {
         var lastRecord: Int
         var fragments: [Int]
+        var raw: String
         var command: Int?
         var commandName: String?
+        var sequence: Int?
+        var status: Int?
+        var statusOK: Bool?
         var checksumOK: Bool?
         var plaintext: String?
-        var malformed: Bool
+        /// The malformed reason.
+        var problem: String?
         var description: String {
-            "#\(lastRecord) \(fragments) cmd \(command.map(String.init) ?? "-") \(commandName ?? "-") crc \(checksumOK.map(String.init) ?? "-") \(plaintext ?? "-")\(malformed ? " malformed" : "")"
+            func text(_ value: Any?) -> String { value.map { "\($0)" } ?? "-" }
+            return "#\(lastRecord) \(fragments) \(raw) cmd \(text(command)) \(text(commandName)) seq \(text(sequence)) "
+                + "status \(text(status)) \(text(statusOK)) crc \(text(checksumOK)) \(text(plaintext)) malformed \(text(problem))"
         }
     }
 
@@ -32,10 +40,12 @@ struct DissectorCommandTests {
         let frames = json["vendorFrames"] as? [[String: Any]] ?? []
         return frames.filter { !(($0["problem"] as? String)?.contains("the capture ended") ?? false) }.map { f in
             let first = f["firstRecord"] as? Int ?? 0, last = f["lastRecord"] as? Int ?? 0, count = f["fragments"] as? Int ?? 0
-            return Frame(lastRecord: last, fragments: count == 1 ? [last] : [first, count, last],
+            let malformed = f["outcome"] as? String == "malformed"
+            return Frame(lastRecord: last, fragments: count == 1 ? [last] : [first, count, last], raw: f["raw"] as? String ?? "",
                          command: f["command"] as? Int, commandName: f["commandName"] as? String,
+                         sequence: f["sequence"] as? Int, status: f["status"] as? Int, statusOK: f["statusOk"] as? Bool,
                          checksumOK: f["crcOk"] as? Bool, plaintext: f["plaintext"] as? String,
-                         malformed: f["outcome"] as? String == "malformed")
+                         problem: malformed ? f["problem"] as? String ?? "" : nil)
         }.sorted { $0.lastRecord < $1.lastRecord }
     }
 
@@ -56,21 +66,26 @@ struct DissectorCommandTests {
                 }
                 let fragments = (tree["bledecode.fragment"] as? [String] ?? value("bledecode.fragment").map { [$0] } ?? [])
                     .compactMap { Int($0) }
-                let malformed = tree["bledecode.malformed"] != nil
+                let problem = value("bledecode.malformed")
+                func hexNumber(_ key: String) -> Int? { value(key).flatMap { Int($0.dropFirst(2), radix: 16) } }
                 frames.append(Frame(
                     lastRecord: number,
                     fragments: fragments.count == 1 ? fragments : [fragments.first ?? 0, fragments.count, fragments.last ?? 0],
-                    command: value("bledecode.command").flatMap { Int($0.dropFirst(2), radix: 16) },
-                    commandName: value("bledecode.command_name"),
+                    raw: (value("bledecode.frame") ?? "").replacingOccurrences(of: ":", with: ""),
+                    command: hexNumber("bledecode.command"), commandName: value("bledecode.command_name"),
+                    sequence: hexNumber("bledecode.sequence"), status: hexNumber("bledecode.status"),
+                    statusOK: value("bledecode.status_ok").map { $0 == "1" },
                     checksumOK: value("bledecode.crc_ok").map { $0 == "1" },
-                    plaintext: malformed ? nil : (value("bledecode.plaintext") ?? "").replacingOccurrences(of: ":", with: ""),
-                    malformed: malformed))
+                    plaintext: problem != nil ? nil : (value("bledecode.plaintext") ?? "").replacingOccurrences(of: ":", with: ""),
+                    problem: problem))
             }
         }
         return frames.sorted { $0.lastRecord < $1.lastRecord }
     }
 
-    static func compare(_ capture: String, profile: String) throws {
+    /// Compares the plugin's frames with bledecode's; returns bledecode's.
+    @discardableResult
+    static func compare(_ capture: String, profile: String) throws -> [Frame] {
         let plugin = temporary(".lua")
         defer { try? FileManager.default.removeItem(atPath: plugin) }
         let run = try CLI.run(["dissector", "--profile", profile, "-o", plugin])
@@ -82,6 +97,7 @@ struct DissectorCommandTests {
         for (a, e) in zip(actual, expected) where a != e {
             Issue.record("\(capture): the plugin gave \(a), bledecode \(e)")
         }
+        return expected
     }
 
     static let demo = "Samples/profiles/demo-lock.yaml"
@@ -90,6 +106,20 @@ struct DissectorCommandTests {
           arguments: ["demo-lock.btsnoop", "demo-lock.pcap", "demo-lock.pcapng", "demo-lock.pklg", "demo-lock.le.pklg"])
     func pluginDecodesTheSamplesAsBledecode(sample: String) throws {
         try Self.compare(CLI.sample(sample), profile: Self.demo)
+    }
+
+    /// Every bundled sample with its profile: a prefix some writes carry and values that each
+    /// hold whole frames (light controller), a sync of its own for device frames (battery monitor).
+    /// `malformed` is bledecode's reasons, pinning that the samples exercise these keys.
+    @Test(.enabled(if: Tshark.present, "needs tshark (Debian package tshark; .ci/run installs it), not installed here"),
+          arguments: [("light-controller.btsnoop", "light-controller.yaml", 21,
+                       ["incomplete frame: frames never span ATT values (framing.spansValues)"]),
+                      ("battery-monitor.btsnoop", "battery-monitor.yaml", 11, []),
+                      ("demo-lock.btsnoop", "demo-lock.yaml", 12, [])])
+    func pluginDecodesEveryBundledSampleAsBledecode(sample: String, profile: String, frames: Int, malformed: [String]) throws {
+        let expected = try Self.compare(CLI.sample(sample), profile: "Samples/profiles/" + profile)
+        #expect(expected.count == frames)
+        #expect(expected.compactMap(\.problem) == malformed)
     }
 
     /// Checksum mismatches, a status failure, frames in several notifications and malformed
@@ -182,6 +212,59 @@ struct DissectorCommandTests {
         #expect(run.status == 0)
         #expect(run.stdout.contains(#"names = {[1] = "GET\095INFO", [2] = "SET\095TIME", [16] = "UNLOCK", [17] = "LOCK", [32] = "READ\095LOG"}"#))
         #expect(run.stdout.contains(#"obfuscation = { kind = "expr", expr = {"bin", "\037", {"bin", "\045", {"lit", 90}, {"var", "seq"}}, {"lit", 256}}, per_byte = false }"#))
+    }
+
+    /// Alternative syncs (`sync: [[0xBB], [0xAA]]`): the demo lock's `AA` frames start with the
+    /// second, which the plugin must find as bledecode does.
+    @Test(.enabled(if: Tshark.present, "needs tshark (Debian package tshark; .ci/run installs it), not installed here"))
+    func alternativeSyncs() throws {
+        let demo = try String(contentsOfFile: SharedCaptures.packageRoot.appendingPathComponent(Self.demo).path, encoding: .utf8)
+        let alternatives = demo.replacingOccurrences(of: "sync: [0xAA]", with: "sync: [[0xBB], [0xAA]]")
+        #expect(alternatives != demo)
+        let profile = Self.temporary(".yaml")
+        try alternatives.write(toFile: profile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        let frames = try Self.compare(CLI.sample("demo-lock.btsnoop"), profile: profile)
+        #expect(frames.compactMap(\.problem) == [])
+    }
+
+    /// Each direction's framing is in the plugin's data whole: the light controller's writes
+    /// carry a prefix and never span values, its notifications do neither.
+    @Test func framingsArePerDirection() throws {
+        let run = try CLI.run(["dissector", "--profile", "Samples/profiles/light-controller.yaml"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains(#"""
+                ["host\045to\045device"] = { syncs = {{58, 38}}, prefix = {32, 0}, spans_values = false,
+                  length = { kind = "field", offset = 3, size = 1, big = true, counts = "payload", adjust = 0 },
+                  payload_offset = 4, trailer = 1, tail = {}, max_length = 4096 },
+            """#))
+        #expect(run.stdout.contains(#"["device\045to\045host"] = { syncs = {{58, 38}}, prefix = {}, spans_values = true,"#))
+    }
+
+    /// One plugin per profile: a second `--profile` is refused, not silently dropped.
+    @Test func severalProfilesAreRefused() throws {
+        let run = try CLI.run(["dissector", "--profile", Self.demo, "--profile", "Samples/profiles/light-controller.yaml"])
+        #expect(run.status == 2)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "bledecode: error: dissector writes one plugin for one profile, but --profile was given 2 times "
+            + "(Samples/profiles/demo-lock.yaml, Samples/profiles/light-controller.yaml): run it once per profile\n")
+    }
+
+    /// An expression whose values could leave what Lua 5.2 computes exactly is refused, naming
+    /// the key, rather than decoded differently.
+    @Test func expressionBeyondLuaIsRefused() throws {
+        let demo = try String(contentsOfFile: SharedCaptures.packageRoot.appendingPathComponent(Self.demo).path, encoding: .utf8)
+        let wide = demo.replacingOccurrences(of: "xorExpression: (0x5A - seq) mod 256", with: "xorExpression: (seq << 40) >> 40")
+        #expect(wide != demo)
+        let profile = Self.temporary(".yaml")
+        try wide.write(toFile: profile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        let run = try CLI.run(["dissector", "--profile", profile])
+        #expect(run.status == 2)
+        let file = URL(fileURLWithPath: profile).lastPathComponent
+        #expect(run.stderr == "bledecode: error: \(file): obfuscation.xorExpression: the Wireshark plugin cannot evaluate it as "
+            + "bledecode does: '<<' can reach 280375465082880 or beyond (its Lua numbers are exact to ±99999999999999 and its bitwise "
+            + "operators take 0...4294967295)\n")
     }
 
     @Test func badProfileExitsWithTwo() throws {
