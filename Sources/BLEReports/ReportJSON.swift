@@ -425,6 +425,7 @@ public enum ReportJSON {
             w.field("errors", aggregate.errors)
             w.field("discoveryEnds", aggregate.discoveryEnds)
             w.field("unanswered", aggregate.unanswered)
+            w.field("outOfTurn", aggregate.outOfTurn)
             w.key("latencyUs")
             if let min = aggregate.latencies.min, let max = aggregate.latencies.max {
                 w.beginObject()

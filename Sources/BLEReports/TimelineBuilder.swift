@@ -346,10 +346,17 @@ extension Timeline {
             let services = connection.otherSideGATT.filter { $0.kind == .service || $0.kind == .secondaryService }
             let characteristics = connection.otherSideGATT.filter { $0.kind == .characteristic }.count
             let side: GATTServer = connection.accessAddress != nil ? .central : .host
-            let text = "the device discovered \(side.possessive)GATT server: \(TimelineFormat.counted(services.count, "service")), "
-                + "\(TimelineFormat.counted(characteristics, "characteristic")) in "
-                + TimelineFormat.duration(discovery.endUs - discovery.startUs)
-                + (services.isEmpty ? "" : " (" + TimelineFormat.list(services.map { TimelineFormat.name($0.uuid) }) + ")")
+            let requests = connection.transactionTotals.byKey.filter { $0.key.server != .device && discoveryOpcodes.contains($0.key.opcode) }
+                .map(\.value.count).reduce(0, +)
+            let span = TimelineFormat.duration(discovery.endUs - discovery.startUs)
+            // Requests that named no declaration (a search by UUID for what the phone lacks, a read
+            // by characteristic UUID) discovered nothing of its layout.
+            let text = connection.otherSideGATT.isEmpty
+                ? "the device queried \(side.possessive)GATT server: \(TimelineFormat.counted(requests, "discovery request")) in "
+                    + span + ", which named no service or characteristic"
+                : "the device discovered \(side.possessive)GATT server: \(TimelineFormat.counted(services.count, "service")), "
+                    + "\(TimelineFormat.counted(characteristics, "characteristic")) in " + span
+                    + (services.isEmpty ? "" : " (" + TimelineFormat.list(services.map { TimelineFormat.name($0.uuid) }) + ")")
             events.append(TimelineEvent(kind: .discovery, timeUs: discovery.startUs, endUs: discovery.endUs,
                                         connectionID: id, text: text))
         }
@@ -462,7 +469,9 @@ extension Timeline {
         for (key, aggregate) in connection.transactionTotals.byKey {
             guard let handle = key.handle, !discoveryOpcodes.contains(key.opcode) else { continue }
             var part = "\(ATTOpcode(rawValue: key.opcode).name) ×\(aggregate.count)"
-            if let median = aggregate.latencies.median { part += " (median \(TimelineFormat.duration(median)))" }
+            let notes = [aggregate.latencies.median.map { "median \(TimelineFormat.duration($0))" },
+                         aggregate.outOfTurn > 0 ? "\(aggregate.outOfTurn) sent while another was outstanding" : nil].compactMap { $0 }
+            if !notes.isEmpty { part += " (" + notes.joined(separator: "; ") + ")" }
             let served = ServedHandle(server: key.server, handle: handle)
             parts[served, default: []].append(part)
             errors[served, default: 0] += aggregate.errors + aggregate.unanswered

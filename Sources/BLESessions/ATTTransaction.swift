@@ -109,6 +109,9 @@ public struct TransactionTotals: Sendable {
         /// Attribute Not Found ending a discovery procedure: normal, not a failure.
         public var discoveryEnds = 0
         public var unanswered = 0
+        /// Requests sent while another on their flow was outstanding (Core v5.4 Vol 3 Part F
+        /// §3.3.2): counted in `count`, matched to no answer.
+        public var outOfTurn = 0
         public var latencies = LatencySketch()
     }
     /// In key order (`KeyedList`).

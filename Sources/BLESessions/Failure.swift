@@ -34,6 +34,7 @@ public struct FailureKind: RawRepresentable, Hashable, Sendable, Comparable {
     public static let securityRequestRejected = Self(rawValue: "security-request-rejected")
     public static let recordsOutOfOrder = Self(rawValue: "records-out-of-order")
     public static let attAnswerNotCaptured = Self(rawValue: "att-answer-not-captured")
+    public static let attAnswerWithoutRequest = Self(rawValue: "att-answer-without-request")
     public static let connectionNotFollowed = Self(rawValue: "connection-not-followed")
     public static let supervisionTimeoutApproaching = Self(rawValue: "supervision-timeout-approaching")
 

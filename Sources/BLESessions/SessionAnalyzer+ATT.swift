@@ -159,10 +159,16 @@ extension SessionAnalyzer {
             // does not answers a request the capture does not hold.
             let other = Self.opposite(direction)
             if opcode.kind == .confirmation {
-                if let pending = conn.takePending(other, bearer: bearer, indication: true) { answer(pending, with: att, in: conn, record: record) }
+                if let pending = conn.takePending(other, bearer: bearer, indication: true) {
+                    answer(pending, with: att, in: conn, record: record)
+                } else {
+                    answerWithoutRequest(att, sentIn: direction, in: conn, record: record)
+                }
             } else if let request = conn.pendingOpcode(other, bearer: bearer, indication: false), Self.fits(att, request: request),
                       let pending = conn.takePending(other, bearer: bearer, indication: false) {
                 answer(pending, with: att, in: conn, record: record)
+            } else {
+                answerWithoutRequest(att, sentIn: direction, in: conn, record: record)
             }
         case .command, .notification:
             if let handle {
@@ -216,18 +222,36 @@ extension SessionAnalyzer {
                             record: CaptureRecord) {
         let server = GATTServer(of: att.opcode, sentIn: direction)
         // It was sent: counted with its opcode and handle, though no answer is matched to it.
-        conn.updateTotals(TransactionTotals.Key(opcode: att.opcode.rawValue, handle: att.handle, server: server)) { $0.count += 1 }
-        let what = att.opcode.name + (att.handle.map { " to \(describe($0, on: server, in: conn))" } ?? "")
-        let earlierWhat = earlier.transaction.opcode.name
-            + (earlier.transaction.handle.map { " to \(describe($0, on: earlier.transaction.server, in: conn))" } ?? "")
+        conn.updateTotals(TransactionTotals.Key(opcode: att.opcode.rawValue, handle: att.handle, server: server)) {
+            $0.count += 1
+            $0.outOfTurn += 1
+        }
+        let sent = what(att.opcode, handle: att.handle, on: server, in: conn)
+        let earlierWhat = what(earlier.transaction.opcode, handle: earlier.transaction.handle, on: earlier.transaction.server,
+                               in: conn)
         let side = Self.side(direction)
         fail(.attProtocolViolation, severity: .warning, at: record.timestampUs, record: record.index, slot: conn.slot,
              connection: conn.connection.id,
-             "\(what) sent by \(Self.who(side)) while \(earlierWhat) was still outstanding: ATT allows one at a time"
+             "\(sent) sent by \(Self.who(side)) while \(earlierWhat) was still outstanding: ATT allows one at a time"
                 + airCaveat(conn, since: earlier),
              details: [.int("opcode", att.opcode.rawValue), .string("opcodeName", att.opcode.name), .string("sentBy", side),
                        .int("outstandingOpcode", earlier.transaction.opcode.rawValue),
                        .int("outstandingRequestUs", earlier.transaction.requestUs)])
+    }
+
+    /// A response or confirmation that answers nothing the capture holds: its request came before
+    /// the capture began, or the sniffer missed it. Counted, not a failure (info).
+    mutating func answerWithoutRequest(_ att: ATTPDU, sentIn direction: Direction, in conn: LiveConnection, record: CaptureRecord) {
+        var response = att.opcode.name
+        if case .errorResponse(let error) = att.parameters {
+            response += " to \(error.requestOpcode.name) (handle \(Hex.code(error.handle, width: 4)): \(error.errorCode.name) "
+                + "(\(Hex.code(error.errorCode.rawValue))))"
+        }
+        fail(.attAnswerWithoutRequest, severity: .info, at: record.timestampUs, record: record.index, slot: conn.slot,
+             connection: conn.connection.id,
+             "\(response) from \(Self.who(Self.side(direction))) answers no request the capture holds (sent before the capture "
+                + "began, or not captured)",
+             details: [.int("opcode", att.opcode.rawValue), .string("opcodeName", att.opcode.name)])
     }
 
     /// A discovery request that takes up where `earlier`, of the same procedure, left off: a client
@@ -260,11 +284,11 @@ extension SessionAnalyzer {
         let key = TransactionTotals.Key(opcode: earlier.transaction.opcode.rawValue, handle: earlier.transaction.handle,
                                         server: earlier.transaction.server)
         conn.updateTotals(key) { $0.count += 1 }
-        let what = earlier.transaction.opcode.name
-            + (earlier.transaction.handle.map { " to \(describe($0, on: earlier.transaction.server, in: conn))" } ?? "")
+        let request = what(earlier.transaction.opcode, handle: earlier.transaction.handle, on: earlier.transaction.server,
+                           in: conn)
         fail(.attAnswerNotCaptured, severity: .info, at: record.timestampUs, record: earlier.transaction.requestRecord,
              slot: conn.slot, connection: conn.connection.id,
-             "\(what): its answer was not captured (the next request shows it came; the sniffer missed it)",
+             "\(request): its answer was not captured (the next request shows it came; the sniffer missed it)",
              details: [.int("opcode", earlier.transaction.opcode.rawValue),
                        .int("requestUs", earlier.transaction.requestUs)])
     }
@@ -393,6 +417,20 @@ extension SessionAnalyzer {
         conn.connection.subscriptions.append(Subscription(timeUs: timeUs, cccdHandle: write.handle, characteristic: owner,
                                                           notifications: first & 1 != 0, indications: first & 2 != 0))
     }
+
+    /// `Write Request to Battery Level (2A19)`, `Read By Group Type Request for handles from 0x0001`.
+    mutating func what(_ opcode: ATTOpcode, handle: UInt16?, on server: GATTServer, in conn: LiveConnection) -> String {
+        guard let handle else { return opcode.name }
+        return opcode.name + Self.preposition(opcode) + attribute(handle, of: opcode, on: server, in: conn)
+    }
+
+    /// What a request's handle stands for: a discovery request's is where its range starts
+    /// (Core v5.4 Vol 3 Part F §3.4.3–3.4.4), not an attribute it reads.
+    mutating func attribute(_ handle: UInt16, of opcode: ATTOpcode, on server: GATTServer, in conn: LiveConnection) -> String {
+        Self.isDiscovery(opcode) ? server.possessive + "handles from \(Hex.code(handle, width: 4))" : describe(handle, on: server, in: conn)
+    }
+
+    static func preposition(_ opcode: ATTOpcode) -> String { isDiscovery(opcode) ? " for " : " to " }
 
     /// `Battery Level (2A19)` from the device's GATT database, or the handle; a handle of the other
     /// side's server says whose it is: `the host's handle 0x0000`.

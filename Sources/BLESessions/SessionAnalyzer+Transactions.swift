@@ -59,12 +59,14 @@ extension SessionAnalyzer {
     }
 
     mutating func describeAttribute(of transaction: inout ATTTransaction, in conn: LiveConnection) {
-        if let handle = transaction.handle { transaction.attribute = describe(handle, on: transaction.server, in: conn) }
+        if let handle = transaction.handle {
+            transaction.attribute = attribute(handle, of: transaction.opcode, on: transaction.server, in: conn)
+        }
     }
 
     /// `Write Request to Battery Level (2A19)`.
     static func what(_ transaction: ATTTransaction) -> String {
-        transaction.opcode.name + (transaction.attribute.map { " to \($0)" } ?? "")
+        transaction.opcode.name + (transaction.attribute.map { preposition(transaction.opcode) + $0 } ?? "")
     }
 
     /// A sniffer that lost packets may have missed the answer: say so where it lost some on the

@@ -52,7 +52,11 @@ public struct SessionAnalyzer {
         stats.firstTimeUs = min(stats.firstTimeUs ?? now, now)
         stats.lastTimeUs = max(stats.lastTimeUs ?? now, now)
         if packet.record.isTruncated { stats.truncatedRecords += 1 }
-        for issue in packet.issues { count(issue) }
+        // A radio packet that failed its CRC is counted as such (`undecodableRadioPackets`): what
+        // its damaged bytes would break is the damage, not a fault of the sender.
+        if !packet.issues.isEmpty, !(packet.air?.flags.contains(.badCRC) ?? false), !(packet.air?.flags.contains(.noise) ?? false) {
+            for issue in packet.issues { count(issue) }
+        }
         if now >= nextDeadlineUs { expireTransactions(now: now, events: &events) }
 
         switch packet.hci {

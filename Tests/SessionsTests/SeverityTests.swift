@@ -246,7 +246,7 @@ struct ATTFlowTests {
         #expect(report.failures.isEmpty)
         #expect(report.notices.map(\.kind) == [.attProtocolViolation])
         #expect(report.notices.map(\.severity) == [.warning])
-        #expect(report.notices[0].summary == "Read Request to handle 0x0003 sent by the host while Read By Type Request to handle 0x0001 was still outstanding: ATT allows one at a time")
+        #expect(report.notices[0].summary == "Read Request to handle 0x0003 sent by the host while Read By Type Request for handles from 0x0001 was still outstanding: ATT allows one at a time")
         #expect(report.connections[0].transactions.map(\.outcome) == [.ok])
         // The second was sent: counted with its handle, matched to no answer.
         let totals = report.connections[0].transactionTotals.byKey
