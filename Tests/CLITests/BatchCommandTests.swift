@@ -93,6 +93,14 @@ struct BatchCommandTests {
         #expect(run.stderr.contains("battery-monitor.btsnoop: ok, 1 device, 1 connection, 0 failures ("))
     }
 
+    /// `--jobs`'s default is said once, in words (not as this machine's core count).
+    @Test func jobsDefaultSaidOnce() throws {
+        let run = try CLI.run(["help", "batch"])
+        #expect(run.status == 0)
+        let help = run.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("--jobs <jobs> Captures analysed at the same time (default: the number of cores). --profile"))
+    }
+
     @Test(arguments: [
         (["batch", "/nonexistent/captures", "-o", "/tmp/x"], "/nonexistent/captures: no such file or folder"),
         (["batch", "Samples/demo-lock.pcap", "-o", "/tmp/x", "--jobs", "0"], "--jobs must be at least 1"),

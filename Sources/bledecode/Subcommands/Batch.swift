@@ -28,13 +28,15 @@ struct Batch: ParsableCommand {
     @Option(name: .shortAndLong, help: "Folder for the reports and index.jsonl (created if needed).")
     var output: String
 
+    // Optional rather than defaulted: a default value would be printed in the help as well,
+    // as this machine's core count.
     @Option(help: "Captures analysed at the same time (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int?
 
     @OptionGroup var vendor: ProfileOptions
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() throws {
@@ -60,7 +62,7 @@ struct Batch: ParsableCommand {
         let frames = vendor.frames
         let commandLine = (["bledecode"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
         let group = DispatchGroup()
-        let workers = min(jobs, captures.count)
+        let workers = min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, captures.count)
         // One capture at a time: its analysis uses the second core itself.
         let pipelined = workers == 1
         for _ in 0..<workers {
