@@ -22,6 +22,21 @@ public enum TimeBound: Sendable, Equatable {
         self = .relative(Int64((value * scale).rounded()))
     }
 
+    /// Why `since`…`until` selects nothing (`since` after `until`; the bounds are inclusive), or
+    /// nil. A relative and an absolute bound compare only once the capture's first time,
+    /// `startUs`, is known; before that they pass.
+    public static func emptyWindow(since: TimeBound?, until: TimeBound?, startUs: Int64? = nil) -> String? {
+        guard let since, let until else { return nil }
+        let low: Int64, high: Int64
+        switch (since, until, startUs) {
+        case let (.relative(a), .relative(b), _), let (.absolute(a), .absolute(b), _): (low, high) = (a, b)
+        case let (_, _, start?): (low, high) = (since.resolve(start: start), until.resolve(start: start))
+        default: return nil
+        }
+        guard low > high else { return nil }
+        return "--since is after --until: the time window is empty"
+    }
+
     public func resolve(start: Int64) -> Int64 {
         switch self {
         case .relative(let us): start + us

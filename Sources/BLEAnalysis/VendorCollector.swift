@@ -53,7 +53,8 @@ struct VendorCollector: VendorEventSink {
         let failed = frame.outcome != .ok
         if !failed, failureRuns.hasOpenRuns { failureRuns.close(connection: frame.connection) }
         if failed, frame.outcome != .unsolicited {
-            lastFailedName = VendorCommand.Name(command: frame.command, commandName: frame.commandName).text
+            lastFailedName = VendorCommand.Name(command: frame.command, commandName: frame.commandName,
+                                                 commandFieldSize: frame.commandFieldSize).text
         }
         let listed: Bool
         switch listing {

@@ -143,10 +143,17 @@ struct VendorCommand {
     struct Name: Equatable {
         var command: Int?
         var commandName: String?
+        var commandFieldSize: Int?
 
-        /// `UNLOCK (0x10)`, `command 0x7F (0x7F)`, `frame`.
+        /// `UNLOCK (0x10)`, `command 0x7F`, `frame`.
         var text: String {
-            (commandName ?? command.map { "command \(Hex.code($0))" } ?? "frame") + (command.map { " (\(Hex.code($0)))" } ?? "")
+            let code = command.map { VendorFrame.commandCode($0, fieldSize: commandFieldSize) }
+            switch (commandName, code) {
+            case let (name?, code?): return "\(name) (\(code))"
+            case let (name?, nil): return name
+            case let (nil, code?): return "command \(code)"
+            case (nil, nil): return "frame"
+            }
         }
     }
 
@@ -167,7 +174,7 @@ extension VendorCommand {
         record = frame.firstRecord
         connection = frame.connection
         self.device = device
-        name = Name(command: frame.command, commandName: frame.commandName)
+        name = Name(command: frame.command, commandName: frame.commandName, commandFieldSize: frame.commandFieldSize)
         sequence = frame.sequence
         outcome = VendorCommandEvent.Outcome(rawValue: frame.outcome.rawValue) ?? .malformed
         latencyUs = frame.latencyUs

@@ -56,6 +56,9 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
     /// What kind of trouble it is, for callers that tell them apart (the library's
     /// `BLEDecodeError.kind`); the message says the rest.
     public var cause: Cause
+    /// What the file plainly is instead of a capture, when its content says so (`text`: no NUL
+    /// byte and no bug report): a search through a folder can pass such a file over.
+    public var otherContent: String? = nil
 
     /// The kinds of trouble opening a capture.
     public enum Cause: Sendable, Equatable {

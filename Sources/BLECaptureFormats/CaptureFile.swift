@@ -38,7 +38,9 @@ public enum CaptureFile {
                                              compressed: compressed)
         case .text(let head):
             if let reader = try AndroidBugreport.open(text: input, path: name, compressed: compressed) { return reader }
-            throw ContainerSignature.notACapture(head, file: name)
+            var error = ContainerSignature.notACapture(head, file: name)
+            error.otherContent = compressed ? "gzip-compressed text" : "text"
+            throw error
         case .gzip:
             throw CaptureError(file: name, byteOffset: 0, message: "not a capture file (gzip inside gzip)")
         }

@@ -35,6 +35,17 @@ public struct TimelineFilter: Sendable {
         }
     }
 
+    /// One message per `devices` query that matches none of `devices`, naming the devices there
+    /// are (the first `shown`): an empty timeline then says why.
+    public func unmatchedDevices(_ devices: [Device], shown: Int = 10) -> [String] {
+        let missing = self.devices.filter { wanted in !devices.contains { TimelineFilter(devices: [wanted]).matches($0) } }
+        guard !missing.isEmpty else { return [] }
+        let listed = devices.prefix(shown).map { device in device.names.first.map { "\(device.id) (\($0))" } ?? "\(device.id)" }
+        let known = devices.isEmpty ? "the capture has no devices"
+            : "the capture has " + listed.joined(separator: ", ") + (devices.count > shown ? " and \(devices.count - shown) more" : "")
+        return missing.map { "--device \($0): no device matched; \(known)" }
+    }
+
     /// Events in the time window, failures only if asked, about the handles or UUIDs if asked.
     /// With a handle or UUID filter, a connection's opening line stays as context for the
     /// lines that matched on it.

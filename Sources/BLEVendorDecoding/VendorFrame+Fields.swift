@@ -23,7 +23,7 @@ extension VendorFrame: FieldDescribable {
             Field("crcOk", checksumOK.map(FieldValue.bool) ?? .null),
             Field("checksumCarried", checksumCarried.map { .int(Int64($0)) } ?? .null),
             Field("checksumComputed", checksumComputed.map { .int(Int64($0)) } ?? .null),
-            command.map { .code("command", $0, width: $0 > 0xFF ? 4 : 2, label: commandName) } ?? Field("command", .null),
+            command.map { code in .code("command", code, width: (commandCode?.count ?? 4) - 2, label: commandName) } ?? Field("command", .null),
             Field("commandName", commandName.map(FieldValue.string) ?? .null),
             sequence.map { .code("sequence", $0, width: $0 > 0xFF ? 4 : 2) } ?? Field("sequence", .null),
             status.map { .code("status", $0) } ?? Field("status", .null),

@@ -7,7 +7,7 @@ extension VendorFrame {
     public var summary: String {
         if outcome == .malformed { return "malformed: \(problem ?? "cannot be framed") (\(raw.count) bytes)" }
         let seq = sequence.map { " seq \(Self.code($0))" } ?? ""
-        let code = command.map(Self.code)
+        let code = commandCode
         switch (direction, outcome) {
         case (.hostToDevice, .crcMismatch), (.deviceToHost, .crcMismatch):
             return "\(label(code))\(seq): crc mismatch"

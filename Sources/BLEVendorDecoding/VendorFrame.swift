@@ -55,6 +55,16 @@ public struct VendorFrame: Sendable, Equatable {
     /// report contract's `checksumCarried`, `checksumComputed`); nil without a checksum.
     public var checksumCarried: UInt16? = nil
     public var checksumComputed: UInt16? = nil
+    /// The profile's command field size in bytes: how wide `commandCode` writes the code.
+    public var commandFieldSize: Int? = nil
+
+    /// The command code as every output writes it (`0x10`, `0x0116`): as wide as the profile's
+    /// command field, else as wide as the value needs.
+    public static func commandCode(_ value: Int, fieldSize: Int?) -> String {
+        Hex.code(value, width: fieldSize.map { $0 * 2 } ?? (value > 0xFF ? 4 : 2))
+    }
+
+    public var commandCode: String? { command.map { Self.commandCode($0, fieldSize: commandFieldSize) } }
 }
 
 /// A vendor-level failure (the report contract's `vendor-*` failure kinds).

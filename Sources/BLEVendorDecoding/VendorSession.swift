@@ -231,7 +231,7 @@ public struct VendorSession: Sendable {
             command: decoded.command, commandName: name, sequence: decoded.sequence, status: decoded.status,
             statusOK: decoded.statusOK, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: problem,
             checksumCarried: problem == nil ? decoded.checksumCarried : nil,
-            checksumComputed: problem == nil ? decoded.checksumComputed : nil))
+            checksumComputed: problem == nil ? decoded.checksumComputed : nil, commandFieldSize: plan.commandField?.size))
         let new = heldFrames.count - 1
         var state = HeldState()
         nextID += 1
@@ -340,7 +340,7 @@ public struct VendorSession: Sendable {
 
     private func describe(_ frame: VendorFrame) -> String {
         var text = frame.direction == .hostToDevice ? "command" : "response"
-        if let cmd = frame.command { text += " " + (frame.commandName.map { "\($0) (\(Hex.code(cmd)))" } ?? Hex.code(cmd)) }
+        if let code = frame.commandCode { text += " " + (frame.commandName.map { "\($0) (\(code))" } ?? code) }
         if let seq = frame.sequence { text += " seq \(Hex.code(seq))" }
         return text
     }

@@ -27,6 +27,12 @@ struct ReportRunner {
             progress?.advance(to: offset)
         }
         progress?.finish()
+        if let why = TimeBound.emptyWindow(since: timeline.since, until: timeline.until,
+                                           startUs: analysis.report.stats.firstTimeUs) {
+            Diagnostics.error(why)
+            throw ExitCode(2)
+        }
+        for message in timeline.filter.unmatchedDevices(analysis.report.devices) { Diagnostics.warning(message) }
         var commandLine = (["bledecode"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
         if options.anonymize {
             let anonymizer = Anonymizer(analysis)

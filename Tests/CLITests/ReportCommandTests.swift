@@ -88,4 +88,16 @@ struct ReportCommandTests {
         #expect(run.status == 0)
         #expect(try Self.validate(run.stdout) == [])
     }
+
+    /// `report --json` is `report`: JSON is its default format.
+    @Test func jsonFlagIsTheDefaultFormat() throws {
+        let flagged = try CLI.run(["report", CLI.sample("demo-lock.btsnoop"), "--json"])
+        let plain = try CLI.run(["report", CLI.sample("demo-lock.btsnoop")])
+        #expect(flagged.status == 0)
+        // Only the command line the report records differs.
+        #expect(flagged.stdout.replacingOccurrences(of: " --json\"", with: "\"") == plain.stdout)
+        let both = try CLI.run(["report", CLI.sample("demo-lock.btsnoop"), "--json", "--format", "text"])
+        #expect(both.status == 2)
+        #expect(both.stderr.hasPrefix("Error: --json and --format text ask for two formats\n"))
+    }
 }

@@ -360,4 +360,31 @@ struct TimelineTests {
         #expect(bar.update(offset: 5_000_001, nowUs: 400_000) == nil)          // same percentage
         #expect(bar.update(offset: 20_000_000, nowUs: 600_000) == "[##############################] 100%  10.0 of 10.0 MB")
     }
+
+    /// `--since` after `--until` is a usage error wherever the two are taken, bounds of one kind
+    /// at once, a relative and an absolute one against the capture's first record.
+    @Test(arguments: [[], ["report"], ["report", "--format", "html"], ["packets"]])
+    func reversedWindowIsAUsageError(command: [String]) throws {
+        for window in [["--since", "5", "--until", "2"], ["--since", "5", "--until", "1970-01-01T00:00:00Z"]] {
+            let run = try CLI.run(command + [CLI.sample("demo-lock.btsnoop")] + window)
+            #expect(run.status == 2, "\(window)")
+            #expect(run.stderr.contains("--since is after --until: the time window is empty"), "\(run.stderr)")
+            #expect(run.stdout == "")
+        }
+        // Both ends are included: one instant is a window.
+        #expect(try CLI.run(command + [CLI.sample("demo-lock.btsnoop"), "--since", "2", "--until", "2"]).status == 0)
+    }
+
+    /// A `--device` that matches nothing says so, with the devices there are; the exit code
+    /// stays the capture's.
+    @Test func unmatchedDeviceIsNamed() throws {
+        let run = try CLI.run([CLI.sample("demo-lock.btsnoop"), "--device", "NOPE", "--device", "D2"])
+        #expect(run.status == 0)
+        #expect(run.stderr == #"bledecode: warning: --device NOPE: no device matched; the capture has D1 (LOCK-A101), D2 (LOCK-B7B2), D3 (Scale\x1b[31m)"# + "\n")
+        #expect(run.stdout.contains("D2 "))
+        let analysis = Analysis.run(try CaptureFile.open(SharedCaptures.packageRoot.appendingPathComponent("Samples/demo-lock.btsnoop").path))
+        #expect(TimelineFilter(devices: ["LOCK"]).unmatchedDevices(analysis.report.devices) == [])
+        #expect(TimelineFilter(devices: ["x"]).unmatchedDevices(analysis.report.devices, shown: 1)
+                == ["--device x: no device matched; the capture has D1 (LOCK-A101) and 2 more"])
+    }
 }

@@ -127,4 +127,21 @@ struct VendorCommandTests {
         #expect(run.status == 0)
         #expect(run.stdout.hasPrefix("1. CRC-8/MAXIM-DOW"))
     }
+
+    /// A profile's command code is written as wide as its command field (two bytes for the
+    /// treadmill) in the timeline and in annotate's comments, and once per command.
+    @Test func commandCodesOneWidthEverywhere() throws {
+        let capture = SharedCaptures.path("real/horizon74_btsnoop_hci.log")
+        let timeline = try CLI.run([capture, "--profile", "Samples/profiles/horizon-treadmill.yaml"])
+        #expect(timeline.status == 0)
+        #expect(timeline.stdout.contains("C1    vendor command 0x0116 seq 0x02 ok\n"))
+        #expect(!timeline.stdout.contains("0x116"))
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-\(UUID().uuidString).pcapng")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let annotate = try CLI.run(["annotate", capture, "--profile", "Samples/profiles/horizon-treadmill.yaml", "-o", out.path])
+        #expect(annotate.status == 0)
+        let comments = String(decoding: try Data(contentsOf: out), as: UTF8.self)
+        #expect(comments.contains(" 0x0116 "))
+        #expect(!comments.contains("0x116"))
+    }
 }

@@ -32,6 +32,10 @@ struct TimelineOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Expand summaries down to the transactions, with record numbers (as in Wireshark).")
     var verbose = false
 
+    func validate() throws {
+        if let why = TimeBound.emptyWindow(since: since, until: until) { throw ValidationError(why) }
+    }
+
     var filter: TimelineFilter {
         TimelineFilter(devices: device, since: since, until: until, onlyFailures: onlyFailures,
                        handles: handle.map(\.value), uuids: uuid)

@@ -15,11 +15,14 @@ struct Batch: ParsableCommand {
         abstract: "Analyze many captures: a JSON report each and a JSON Lines index.",
         discussion: """
             Folders are searched recursively (hidden files and OUTDIR skipped). Each capture's JSON \
-            report goes to OUTDIR/NAME.json; OUTDIR/index.jsonl gets one line per capture, in input \
-            order: capture, status (ok, damaged, unreadable), exitCode, report, container, records, \
-            devices, connections, failures, failuresByKind, noticesByKind, diagnostics. Progress goes to standard \
-            error. Exit codes: 0 every capture was read to its end; 1 some capture was damaged or \
-            unreadable (its index line says which); 2 usage error.
+            report goes to OUTDIR/NAME.json; OUTDIR/index.jsonl gets one line per file, in input \
+            order: capture, status (ok, damaged, unreadable, skipped), exitCode, report, container, \
+            records, devices, connections, failures, failuresByKind, noticesByKind, diagnostics. A \
+            file found in a folder whose content is text (not a bug report) is skipped: its line \
+            says why ("why":"not a capture (text)"), exitCode 0; a file named on the command line \
+            is read as a capture whatever it holds. Progress goes to standard error. Exit codes: 0 \
+            every capture was read to its end; 1 some capture was damaged or unreadable (its index \
+            line says which); 2 usage error.
             """)
 
     @Argument(help: "Capture files and folders of captures.")
@@ -28,13 +31,15 @@ struct Batch: ParsableCommand {
     @Option(name: .shortAndLong, help: "Folder for the reports and index.jsonl (created if needed).")
     var output: String
 
+    // Optional rather than defaulted: a default value would be printed in the help as well,
+    // as this machine's core count.
     @Option(help: "Captures analysed at the same time (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int?
 
     @OptionGroup var vendor: ProfileOptions
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard (jobs ?? 1) >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() throws {
@@ -60,7 +65,7 @@ struct Batch: ParsableCommand {
         let frames = vendor.frames
         let commandLine = (["bledecode"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
         let group = DispatchGroup()
-        let workers = min(jobs, captures.count)
+        let workers = min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, captures.count)
         // One capture at a time: its analysis uses the second core itself.
         let pipelined = workers == 1
         for _ in 0..<workers {
@@ -77,9 +82,10 @@ struct Batch: ParsableCommand {
     }
 
     /// Files as given, folders searched recursively; sorted, hidden files and `outputFolder` skipped.
-    static func expand(_ inputs: [String], skipping outputFolder: String) throws -> [String] {
+    /// `found` says a file came from a folder's search.
+    static func expand(_ inputs: [String], skipping outputFolder: String) throws -> [(path: String, found: Bool)] {
         let skipped = URL(fileURLWithPath: outputFolder).standardizedFileURL.path + "/"
-        var files: [String] = []
+        var files: [(path: String, found: Bool)] = []
         for input in inputs {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) else {
@@ -87,7 +93,7 @@ struct Batch: ParsableCommand {
                 throw ExitCode(2)
             }
             guard isFolder.boolValue else {
-                files.append(input)
+                files.append((input, false))
                 continue
             }
             let found = (FileManager.default.subpaths(atPath: input) ?? []).sorted().compactMap { relative -> String? in
@@ -98,7 +104,7 @@ struct Batch: ParsableCommand {
                       !URL(fileURLWithPath: path).standardizedFileURL.path.hasPrefix(skipped) else { return nil }
                 return path
             }
-            files += found
+            files += found.map { ($0, true) }
         }
         return files
     }
@@ -108,18 +114,20 @@ struct Batch: ParsableCommand {
 struct BatchJob: Sendable {
     var number: Int
     var capture: String
+    /// Found in a folder rather than named: a file plainly not a capture is skipped.
+    var found: Bool
     /// The report's file name inside `folder`, the output folder.
     var reportName: String
     var folder: String
 
     /// Report names from the captures' base names; a repeated name gets `-2`, `-3`….
-    static func plan(_ captures: [String], into folder: String) -> [BatchJob] {
+    static func plan(_ captures: [(path: String, found: Bool)], into folder: String) -> [BatchJob] {
         var used: [String: Int] = [:]
         return captures.enumerated().map { number, capture in
-            let base = (capture as NSString).lastPathComponent
+            let base = (capture.path as NSString).lastPathComponent
             let count = used[base, default: 0] + 1
             used[base] = count
-            return BatchJob(number: number, capture: capture,
+            return BatchJob(number: number, capture: capture.path, found: capture.found,
                             reportName: base + (count > 1 ? "-\(count)" : "") + ".json", folder: folder)
         }
     }
@@ -134,6 +142,17 @@ struct BatchJob: Sendable {
         do {
             reader = try CaptureFile.open(capture)
         } catch {
+            if found, let content = error.otherContent {
+                let why = "not a capture (\(content))"
+                line.field("status", "skipped")
+                line.field("why", why)
+                line.field("exitCode", 0)
+                line.key("report")
+                line.null()
+                line.endObject()
+                return BatchResult(job: self, exit: 0, line: line.bytes, summary: "skipped: \(why)",
+                                   elapsedNs: DispatchTime.now().uptimeNanoseconds - started)
+            }
             line.field("status", "unreadable")
             line.field("exitCode", 2)
             line.key("report")

@@ -51,6 +51,10 @@ struct Packets: ParsableCommand {
     @Option(name: .customLong("profile"), help: "A vendor profile whose identity rules tie addresses to devices, as in the report (device ids then match it). Repeatable.")
     var profilePaths: [String] = []
 
+    func validate() throws {
+        if let why = TimeBound.emptyWindow(since: since, until: until) { throw ValidationError(why) }
+    }
+
     var filter: PacketFilter {
         var filter = PacketFilter()
         filter.connections = connection
@@ -80,7 +84,16 @@ struct Packets: ParsableCommand {
         var stream = PacketStream(profiles: profiles)
         var listing = PacketListing(time: absolute ? .absolute : .relative, verbose: verbose, full: full)
         var stoppedEarly = false
+        var checkedWindow = false
         while let record = reader.next() {
+            // A relative and an absolute bound compare once the first record's time is known.
+            if !checkedWindow {
+                checkedWindow = true
+                if let why = TimeBound.emptyWindow(since: since, until: until, startUs: record.timestampUs) {
+                    Diagnostics.error(why)
+                    throw ExitCode(2)
+                }
+            }
             if PacketStream.isPast(filter, record) {
                 stoppedEarly = true
                 break

@@ -14,11 +14,18 @@ struct Report: ParsableCommand {
     @OptionGroup var options: ReportOptions
     @OptionGroup var timeline: TimelineOptions
 
+    @Flag(name: .long, help: "Write the JSON report (the default format; as the default command takes it).")
+    var json = false
+
     @Option(help: "json (default), text, html or markdown.")
     var format: ReportFormat?
 
+    func validate() throws {
+        if json, let format, format != .json { throw ValidationError("--json and --format \(format.rawValue) ask for two formats") }
+    }
+
     func run() throws {
-        let chosen = format ?? options.output.flatMap(ReportFormat.init(path:)) ?? .json
+        let chosen = json ? .json : format ?? options.output.flatMap(ReportFormat.init(path:)) ?? .json
         try ReportRunner(input: input, options: options, timeline: timeline, format: chosen).run()
     }
 }
