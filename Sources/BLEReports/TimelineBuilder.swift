@@ -535,7 +535,7 @@ extension Timeline {
             severity = .error
             text += " → Error Response" + (t.errorCode.map { ": \($0.name) (\(Hex.code($0.rawValue)))" } ?? "")
         case .timeout, .noResponse:
-            severity = .error
+            severity = t.endNotSeen ? .warning : .error
             text += " → no response (\(t.outcome.rawValue))"
         }
         if let latency = t.latencyUs { text += " in " + TimelineFormat.duration(latency) }

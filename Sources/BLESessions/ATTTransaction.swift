@@ -37,6 +37,9 @@ public struct ATTTransaction: Sendable {
     /// `valueCap` bytes, and its whole length; listed transactions only.
     public var responseValue: [UInt8]?
     public var responseValueLength: Int?
+    /// Unanswered when a link whose end the capture did not show went quiet: nothing is known
+    /// to have failed (its finding is a warning).
+    public var endNotSeen = false
     public var latencyUs: Int64? { responseUs.map { $0 - requestUs } }
 
     /// Bytes of a response's value kept in a listed transaction.

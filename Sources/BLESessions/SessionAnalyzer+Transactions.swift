@@ -40,6 +40,7 @@ extension SessionAnalyzer {
                  details: Self.details(request.transaction))
         case .noResponse:
             describeAttribute(of: &request.transaction, in: conn)
+            request.transaction.endNotSeen = unseenEnd
             // Unanswered because the capture ended, or the link's end was not seen: nothing is
             // known to have failed (the answer may have come). Named by the request's record.
             fail(.attNoResponse, severity: unseenEnd ? .warning : .failure, at: now, record: request.transaction.requestRecord,
