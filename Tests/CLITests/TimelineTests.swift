@@ -189,6 +189,17 @@ struct TimelineTests {
         #expect(run.stdout.components(separatedBy: "✗ vendor-no-response:").count - 1 == 1)
     }
 
+    /// garmin.pcapng 4553: the write's finding is a warning (the sniffer lost the link; its end
+    /// was not seen), and so is its line among the listed transactions.
+    @Test(.enabled(if: SharedCaptures.present, "needs ../shared/captures next to the package (absent here)"))
+    func anUnansweredWriteOfALinkWhoseEndWasNotSeenIsAWarningEverywhere() throws {
+        let run = try CLI.run([SharedCaptures.path("real/garmin.pcapng"), "--color", "never", "-v"])
+        #expect(run.stdout.contains("   +39.385565      !   CCCD of 6A4E2810-667B-11E3-949A-0800200C9A66: Write Request 0100 → no "
+                                    + "response (no-response)  #4553\n"))
+        #expect(run.stdout.contains("C1  ! att-no-response: Write Request to CCCD of 6A4E2810-667B-11E3-949A-0800200C9A66 got no "
+                                    + "readable answer: "))
+    }
+
     /// A device that is a GATT client of the host: its discovery of the host's server is a line
     /// of its own, and its request's handle is the host's, not the device's.
     @Test func theDevicesRequestsToTheHostSayWhoseHandle() throws {
