@@ -42,6 +42,9 @@ public struct QualityReport: Sendable, Equatable {
     public var txPowerLevel: UInt8
     /// dBm, signed.
     public var rssi: Int8
+    /// −127 dBm, the bottom of the range, is what the controller reports when it received
+    /// nothing to measure: not a weak signal.
+    public var heardNothing: Bool { rssi == -127 }
 
     /// Reads a Vendor Specific event's parameters; nil when they are not a BQR (another sub-event
     /// code) or too short for the fields read here.

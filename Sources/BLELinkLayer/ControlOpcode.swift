@@ -1,7 +1,8 @@
 import BLEBase
 
-/// LL control PDU opcodes (Core v5.4 Vol 6 Part B §2.4.2, Table 2.18). Names and CtrData
-/// layouts live in `ControlOpcode.table`, the one place the decoder and the size check read.
+/// LL control PDU opcodes (Core v5.4 Vol 6 Part B §2.4.2, Table 2.18), those up to 0x29 that
+/// Core v5.3 assigns: v5.4's 0x2A (LL_PERIODIC_SYNC_WR_IND) and later ones have no entry. Names and
+/// CtrData layouts live in `ControlOpcode.table`, the one place the decoder and the size check read.
 public struct ControlOpcode: RawRepresentable, Hashable, Sendable {
     public var rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }

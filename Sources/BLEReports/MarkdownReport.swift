@@ -56,18 +56,16 @@ public enum MarkdownReport {
             }
         }
 
-        // Warnings are listed; info (stack housekeeping) is counted only.
-        let warnings = report.notices.filter { $0.severity == .warning }
-        let info = report.notices.filter { $0.severity == .info }.reduce(0) { $0 + $1.count }
-        if !warnings.isEmpty || info > 0 {
-            let warned = warnings.reduce(0) { $0 + $1.count }
+        // Info rows (stack housekeeping) are listed too, as the HTML page does: the header counts them.
+        let notices = report.notices
+        if !notices.isEmpty {
+            let warned = notices.filter { $0.severity == .warning }.reduce(0) { $0 + $1.count }
+            let info = notices.filter { $0.severity == .info }.reduce(0) { $0 + $1.count }
             lines += ["", "## Notices (" + TimelineFormat.counted(warned, "warning") + ", \(info) info)", ""]
-            if !warnings.isEmpty {
-                lines += ["| Time | Device | Kind | Summary | Count |", "| --- | --- | --- | --- | --- |"]
-                for notice in warnings {
-                    lines.append("| \(at(notice.timeUs)) | \(device(notice.deviceID)) | \(notice.kind.rawValue) | "
-                                 + MarkdownText.escape(notice.summary) + " | \(notice.count) |")
-                }
+            lines += ["| Time | Device | Kind | Severity | Summary | Count |", "| --- | --- | --- | --- | --- | --- |"]
+            for notice in notices {
+                lines.append("| \(at(notice.timeUs)) | \(device(notice.deviceID)) | \(notice.kind.rawValue) | \(notice.severity.rawValue) | "
+                             + MarkdownText.escape(notice.summary) + " | \(notice.count) |")
             }
         }
 
@@ -91,7 +89,12 @@ public enum MarkdownReport {
                 let failed = totals.reduce(0) { $0 + $1.errors + $1.unanswered }
                 let end = connection.dangling ? "still up at the end of the capture"
                     : connection.disconnectReason.map { "\($0.name) (\(Hex.code($0.rawValue)))" } ?? "ended"
-                let duration = TimelineFormat.duration((connection.endUs ?? connection.lastActivityUs) - connection.startUs)
+                // A link up at the end lasted at least to the capture's end, not only to its last packet:
+                // a lower bound, not a duration as if it had ended.
+                let duration = connection.dangling
+                    ? "≥ " + TimelineFormat.duration(max(report.stats.lastTimeUs ?? 0, connection.lastActivityUs) - connection.startUs)
+                        + " (still up)"
+                    : TimelineFormat.duration((connection.endUs ?? connection.lastActivityUs) - connection.startUs)
                 let interval = connection.parameters.last.map { TimelineFormat.duration(Int64($0.intervalUs)) } ?? "—"
                 let start = at(connection.startUs) + (connection.startedBeforeCapture ? " (connected before the capture)" : "")
                     + (connection.transport == .brEdr ? ", BR/EDR" : "")

@@ -287,13 +287,24 @@ extension Timeline {
             + " → peripheral " + party(connection.peerAddress, connection.peerAddressType)
     }
 
-    /// Who ended the link: on air the LL_TERMINATE_IND's sender, central or peripheral.
+    /// Who ended the link, in the words the other lines use (the JSON's `local-host` is not one):
+    /// over HCI the host, the device or the controller; on air the LL_TERMINATE_IND's sender.
     static func initiatorName(_ initiator: DisconnectInitiator, _ connection: Connection) -> String {
-        guard case .air = connection.link else { return initiator.rawValue }
+        let air = if case .air = connection.link { true } else { false }
         switch initiator {
-        case .localHost: return "the central"
-        case .remote: return "the peripheral"
-        default: return initiator.rawValue
+        case .localHost: return air ? "the central" : "the host"
+        case .remote: return air ? "the peripheral" : "the device"
+        case .controller: return "the controller"
+        case .unknown: return "unknown"
+        }
+    }
+
+    /// A security record's side (`local`, `remote`, `central`, …) as the summaries say it.
+    static func sideName(_ side: String) -> String {
+        switch side {
+        case "local": "the host"
+        case "remote": "the device"
+        default: "the " + side
         }
     }
 
@@ -404,13 +415,13 @@ extension Timeline {
         var events: [TimelineEvent] = []
         for request in connection.security.securityRequests where request.outcome == .pairing || request.outcome == .encryption {
             let asks = [request.bonding ? "bonding" : "no bonding", request.mitm ? "MITM" : nil].compactMap { $0 }
-            let from = request.from == "local" ? "the host" : request.from == "remote" ? "the device" : "the " + request.from
+            let from = sideName(request.from)
             events.append(TimelineEvent(kind: .security, timeUs: request.timeUs, connectionID: id,
                                         text: "Security Request from \(from) (\(asks.joined(separator: ", "))): answered by \(request.outcome.rawValue)",
                                         records: [request.record]))
         }
         for pairing in connection.security.pairings where pairing.result != .failed {
-            var text = "pairing started by \(pairing.initiator)"
+            var text = "pairing started by " + sideName(pairing.initiator)
             if pairing.method != .unknown {
                 text += ": " + Self.scheme(pairing, transport: connection.transport) + (pairing.bonding ? ", bonding" : "")
             }

@@ -49,7 +49,9 @@ extension TimelineFormat {
                 + " \($0.packets)" }
             let what = switch kind {
             case .hciVendorEvent: TimelineFormat.counted(total, "HCI vendor-specific event") + " (0xFF) bledecode does not decode (sub-event "
-            case .llControlUnknown: TimelineFormat.counted(total, "LL Control PDU") + " of opcodes bledecode does not know (opcode "
+            // The table ends at Core v5.3's opcodes and cannot tell a reserved one from a newer: both named.
+            case .llControlUnknown: TimelineFormat.counted(total, "LL Control PDU")
+                + " of opcodes bledecode has no layout for (reserved, or assigned after Core v5.3) (opcode "
             case .btstackDaemonCommand: TimelineFormat.counted(total, "BTstack daemon command")
                 + " (OGF 0x3D, between BTstack and its clients, never sent to a controller) ("
             case .btstackDaemonEvent: TimelineFormat.counted(total, "BTstack daemon event")

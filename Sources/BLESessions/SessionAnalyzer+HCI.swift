@@ -135,7 +135,7 @@ extension SessionAnalyzer {
         fail(.supervisionTimeoutApproaching, severity: .warning, at: record.timestampUs, record: record.index, slot: conn?.slot,
              connection: conn?.connection.id,
              "controller reported approaching supervision timeout on handle \(Hex.code(report.connectionHandle, width: 4)), "
-                + "RSSI \(report.rssi) dBm (Bluetooth Quality Report)",
+                + "RSSI \(report.rssi) dBm" + (report.heardNothing ? " (nothing heard)" : "") + " (Bluetooth Quality Report)",
              details: [.int("connectionHandle", report.connectionHandle), .int("rssi", report.rssi),
                        .int("reportId", report.reportID.rawValue), .string("reportName", report.reportID.name)])
     }

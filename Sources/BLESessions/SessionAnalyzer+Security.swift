@@ -27,8 +27,19 @@ struct SecurityState {
 extension SessionAnalyzer {
     static let awaitingCap = 16
 
-    /// `local`/`remote` over HCI (the capture's host, its peer), `central`/`peripheral` over the air.
+    /// Who sent a PDU, in the summaries' word (the JSON's `sentBy`): `host`/`device` over HCI
+    /// (the capture's host, its peer), `central`/`peripheral` over the air.
     static func side(_ direction: Direction) -> String {
+        switch direction {
+        case .sent: "host"
+        case .received: "device"
+        default: party(direction)
+        }
+    }
+
+    /// The security records' side (`initiator`, `from`, `failedBy`): `local`/`remote` over HCI,
+    /// `central`/`peripheral` over the air.
+    static func party(_ direction: Direction) -> String {
         switch direction {
         case .sent: "local"
         case .received: "remote"
@@ -40,8 +51,8 @@ extension SessionAnalyzer {
 
     static func who(_ side: String) -> String {
         switch side {
-        case "local": "the host"
-        case "remote": "the device"
+        case "local", "host": "the host"
+        case "remote", "device": "the device"
         default: "the " + side
         }
     }
@@ -59,14 +70,14 @@ extension SessionAnalyzer {
         case .securityRequest(let auth):
             if let pending = conn.securityState.securityRequest { securityRequestIgnored(pending, in: conn) }
             conn.connection.security.securityRequests.append(SecurityRequest(
-                outcome: .ignored, from: Self.side(direction), timeUs: now, record: record.index, bonding: auth.bonding, mitm: auth.mitm,
+                outcome: .ignored, from: Self.party(direction), timeUs: now, record: record.index, bonding: auth.bonding, mitm: auth.mitm,
                 secureConnections: auth.secureConnections))
             conn.securityState.securityRequest = conn.connection.security.securityRequests.count - 1
         case .pairingRequest(let features):
             answerSecurityRequest(in: conn, with: .pairing)
             followed(in: conn, by: "pairing started", timeUs: now)
             conn.connection.security.pairings.append(Pairing(
-                initiator: Self.side(direction), startUs: now, startRecord: record.index, endUs: nil, method: .unknown,
+                initiator: Self.party(direction), startUs: now, startRecord: record.index, endUs: nil, method: .unknown,
                 secureConnections: features.authReq.secureConnections, bonding: features.authReq.bonding,
                 mitm: features.authReq.mitm, initiatorIOCapability: features.ioCapability.name, responderIOCapability: nil,
                 keySize: nil, initiatorKeys: [], responderKeys: [], result: .incomplete, reasonCode: nil, reasonName: nil,
@@ -124,7 +135,7 @@ extension SessionAnalyzer {
     mutating func pairingFailed(_ reason: SMPPairingFailedReason, in conn: LiveConnection, direction: Direction,
                                 record: CaptureRecord) {
         let now = record.timestampUs
-        let by = Self.side(direction)
+        let by = Self.party(direction), sentBy = Self.side(direction)
         let why = "\(reason.name) (\(Hex.code(reason.rawValue)))"
         let summary: String
         if let index = conn.securityState.pairing {
@@ -146,9 +157,9 @@ extension SessionAnalyzer {
             followed(in: conn, by: "pairing refused", timeUs: now)
             fail(.securityRequestRejected, severity: .warning, at: now, record: record.index, slot: conn.slot,
                  connection: conn.connection.id,
-                 "\(Self.whose(request.from)) Security Request refused with Pairing Failed: \(why), sent by \(Self.who(by)); "
+                 "\(Self.whose(request.from)) Security Request was refused with Pairing Failed: \(why), sent by \(Self.who(by)); "
                     + "no pairing ran",
-                 details: [.int("reasonCode", reason.rawValue), .string("reasonName", reason.name), .string("sentBy", by),
+                 details: [.int("reasonCode", reason.rawValue), .string("reasonName", reason.name), .string("sentBy", sentBy),
                            .int("requestRecord", request.record)])
             return
         } else {
@@ -157,7 +168,7 @@ extension SessionAnalyzer {
         }
         followed(in: conn, by: "pairing failed", timeUs: now)
         fail(.pairingFailed, at: now, record: record.index, slot: conn.slot, connection: conn.connection.id, summary,
-             details: [.int("reasonCode", reason.rawValue), .string("reasonName", reason.name), .string("sentBy", by)])
+             details: [.int("reasonCode", reason.rawValue), .string("reasonName", reason.name), .string("sentBy", sentBy)])
     }
 
     /// `LE Secure Connections, numeric comparison, bonding`.

@@ -162,8 +162,10 @@ extension SessionAnalyzer {
             guard !others.isEmpty else { continue }
             let spread = others.map { abs($0.silentUs - loss.silentUs) }.max() ?? 0
             let names = others.map(\.connection.description)
-            failures[loss.failure].summary += "; \(names.joined(separator: ", ")) went silent at the same moment (within "
-                + "\(Self.seconds(spread))): a shared cause (the host's radio, interference) is likelier than this device"
+            // The moment is computed, not a packet's time: the summary says how, for readers checking times.
+            failures[loss.failure].summary += "; \(names.joined(separator: ", ")) went silent at the same moment (by their "
+                + "supervision timeouts, within \(Self.seconds(spread))): a shared cause (the host's radio, interference) is "
+                + "likelier than a fault of this device"
             failures[loss.failure].details.append(Field("lostWith", .list(names.map { .string($0) })))
         }
     }

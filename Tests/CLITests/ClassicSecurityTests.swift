@@ -53,7 +53,7 @@ struct ClassicSecurityTests {
         let (security, failures, timeline) = try Self.run(s)
         #expect(security == #"{"encryption":[{"keySize":null,"kind":"start","record":19,"source":"hci","status":0,"statusName":"Success","timeUs":1714033434022500}],"pairings":[{"bonding":true,"durationUs":2008750,"endUs":1714033434016250,"failedBy":null,"initiator":"local","initiatorIoCapability":"DisplayYesNo","initiatorKeys":[],"keySize":null,"method":"numeric-comparison","mitm":true,"reasonCode":null,"reasonName":null,"record":7,"responderIoCapability":"DisplayYesNo","responderKeys":[],"result":"success","secureConnections":true,"startUs":1714033432007500}],"securityRequests":[]}"#)
         #expect(failures == [])
-        #expect(timeline.contains("    +0.007500  C1    pairing started by local: Secure Connections, numeric comparison, bonding "
+        #expect(timeline.contains("    +0.007500  C1    pairing started by the host: Secure Connections, numeric comparison, bonding "
                                   + "(IO DisplayYesNo / DisplayYesNo); done in 2.01 s"))
         #expect(timeline.contains("    +2.022500  C1    encryption started"))
     }
@@ -97,7 +97,7 @@ struct ClassicSecurityTests {
         let (security, failures, timeline) = try Self.run(s)
         #expect(security == #"{"encryption":[{"keySize":null,"kind":"start","record":12,"source":"hci","status":0,"statusName":"Success","timeUs":1714033432513750}],"pairings":[{"bonding":false,"durationUs":503750,"endUs":1714033432508750,"failedBy":null,"initiator":"remote","initiatorIoCapability":null,"initiatorKeys":[],"keySize":null,"method":"legacy-pin","mitm":false,"reasonCode":null,"reasonName":null,"record":5,"responderIoCapability":null,"responderKeys":[],"result":"success","secureConnections":false,"startUs":1714033432005000}],"securityRequests":[]}"#)
         #expect(failures == [])
-        #expect(timeline.contains("    +0.005000  C1    pairing started by remote: legacy PIN code; done in 503 ms"))
+        #expect(timeline.contains("    +0.005000  C1    pairing started by the device: legacy PIN code; done in 503 ms"))
         #expect(timeline.contains("    +0.513750  C1    encryption started"))
     }
 

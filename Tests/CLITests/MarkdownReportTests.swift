@@ -15,6 +15,32 @@ struct MarkdownReportTests {
         #expect(run.stdout.hasSuffix("```\nbledecode Samples/demo-lock.btsnoop --format markdown\n```\n"))
     }
 
+    /// Info notices are rows too (the header counts them), marked by their severity.
+    @Test func infoNoticesAreListed() throws {
+        let run = try CLI.run([SharedCaptures.path("real/garmin.pcapng"), "--format", "markdown"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("""
+            ## Notices (1 warning, 2 info)
+
+            | Time | Device | Kind | Severity | Summary | Count |
+            | --- | --- | --- | --- | --- | --- |
+            | +38.487321 | D1 "Edge 540" | att-answer-without-request | info | Error Response to Read By Group Type Request \
+            (handle 0x002B: Attribute Not Found (0x0A)) from the peripheral answers no request the capture holds (sent \
+            before the capture began, or not captured) | 1 |
+            | +38.487670 | D1 "Edge 540" | att-answer-not-captured | info | Read By Group Type Request for the central's \
+            handles from 0x0019: its answer was not captured (the next request shows it came; the sniffer missed it) | 1 |
+            | +43.109343 | D1 "Edge 540" | att-no-response | warning | Write Request to CCCD of
+            """))
+    }
+
+    /// A link still up when the capture ended (fossibot's C6, last packet 148 s before the end)
+    /// gets how long it lasted at least, to the capture's end, not a duration as if it had ended.
+    @Test func aLinkStillUpHasNoDuration() throws {
+        let run = try CLI.run([SharedCaptures.path("real/fossibot_btsnoop_hci.log"), "--format", "markdown"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("\n| C6 | +455.829346 | ≥ 213 s (still up) | 517 | 50 ms | 44 | 0 | still up at the end of the capture |\n"))
+    }
+
     @Test func outputExtensionChoosesMarkdown() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("bledecode-\(getpid()).md").path
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -31,7 +57,7 @@ struct MarkdownReportTests {
         // Every table row keeps its column count: no unescaped pipe from a name.
         for row in run.stdout.split(separator: "\n") where row.hasPrefix("| ") {
             let cells = row.replacing("\\|", with: "").filter { $0 == "|" }.count
-            #expect(cells == 3 || cells == 5 || cells == 9, "\(row)")
+            #expect(cells == 3 || cells == 5 || cells == 7 || cells == 9, "\(row)")
         }
     }
 

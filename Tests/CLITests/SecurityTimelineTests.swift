@@ -38,10 +38,10 @@ struct SecurityTimelineTests {
         #expect(plain.status == 0)
         let lines = plain.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("    +0.007250  C1    Security Request from the device (bonding, MITM): answered by pairing"))
-        #expect(lines.contains("    +0.008500  C1    pairing started by local: legacy, passkey entry, bonding (IO KeyboardDisplay / "
+        #expect(lines.contains("    +0.008500  C1    pairing started by the host: legacy, passkey entry, bonding (IO KeyboardDisplay / "
                                + "DisplayOnly); done in 7.01 s, keys: initiator EncKey, responder EncKey"))
         #expect(lines.contains("    +7.012250  C1    encryption started"))
-        #expect(lines.contains("    +7.514750  C1    disconnected after 7.51 s, by local-host (disconnect requested, not captured)"))
+        #expect(lines.contains("    +7.514750  C1    disconnected after 7.51 s, by the host (disconnect requested, not captured)"))
         // Info (housekeeping) only with -v; the closing line counts it.
         #expect(!plain.stdout.contains("hci-vendor-command-unsupported"))
         #expect(!plain.stdout.contains("disconnect-not-captured:"))

@@ -286,15 +286,19 @@ struct TimelineTests {
         #expect(fossibot.stdout.hasSuffix("; not analysed: 9 HCI vendor-specific events (0xFF) bledecode does not decode "
                                           + "(sub-event 0x58 9)\n"))
         #expect(fossibot.stdout.contains("\n    +2.713925  C1  ! supervision-timeout-approaching: controller reported "
-                                         + "approaching supervision timeout on handle 0x0041, RSSI -127 dBm "
+                                         + "approaching supervision timeout on handle 0x0041, RSSI -127 dBm (nothing heard) "
                                          + "(Bluetooth Quality Report) (×2)\n    +2.751225  C1  ✗ link-lost: "))
+        // Who ended a link in the timeline's words, not the JSON's `local-host`.
+        #expect(fossibot.stdout.contains("\n  +116.847686  C4    disconnected after 5.29 s: Connection Terminated by Local Host "
+                                         + "(0x16), by the host\n"))
         let btmouse = try CLI.run([SharedCaptures.path("real/btmouse_btsnoop_hci.log"), "--color", "never"])
         #expect(btmouse.stdout.hasSuffix("; not analysed: 1 HCI vendor-specific event (0xFF) bledecode does not decode "
                                          + "(sub-event 0x00 1)\n"))
         // An LL Control PDU of opcode 0xFF over the air (crackle's record 61): on its link and in the total.
         let crackle = try CLI.run([SharedCaptures.path("real/crackle_lesc.pcapng"), "--color", "never"])
         #expect(crackle.stdout.contains("  C1    LL Control opcode 0xFF: 1 packet, not analysed\n"))
-        #expect(crackle.stdout.hasSuffix("; not analysed: 1 LL Control PDU of opcodes bledecode does not know (opcode 0xFF 1), "
+        #expect(crackle.stdout.hasSuffix("; not analysed: 1 LL Control PDU of opcodes bledecode has no layout for (reserved, "
+                                         + "or assigned after Core v5.3) (opcode 0xFF 1), "
                                          + "2 radio packet(s) credited to no advertiser or link (bad CRC, noise); "
                                          + "decode issues: interrupted-pdu 1 (`bledecode packets` marks them)\n"))
         let monitor = try CLI.run([SharedCaptures.path("real/batteread_capture.btsnoop"), "--color", "never"])

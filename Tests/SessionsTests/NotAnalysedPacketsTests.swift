@@ -58,9 +58,19 @@ struct NotAnalysedPacketsTests {
         #expect(notices.first?.connectionID == ConnectionID(number: 1))
         #expect(notices.first?.record == s.records.count - 2)
         #expect(notices.first?.summary == "controller reported approaching supervision timeout on handle 0x0041, "
-                + "RSSI -127 dBm (Bluetooth Quality Report)")
+                + "RSSI -127 dBm (nothing heard) (Bluetooth Quality Report)")
         #expect(notices.first?.details == [.int("connectionHandle", 0x0041), .int("rssi", -127), .int("reportId", 2),
                                            .string("reportName", "Approaching LSTO")])
+    }
+
+    /// Only −127 dBm, the controller's "received nothing", is said to be so; a measured RSSI stands alone.
+    @Test func aMeasuredRSSIIsNotNothingHeard() {
+        var s = SampleScenarios.lockAConnected(handle: handle)
+        s.event(0xFF, qualityReport(id: 0x02, handle: handle, rssi: -88))
+        s.disconnectionComplete(handle: handle, reason: 0x08)
+        let report = analyzeRecords(s.records)
+        #expect(report.notices.filter { $0.kind == .supervisionTimeoutApproaching }.map(\.summary) == [
+            "controller reported approaching supervision timeout on handle 0x0041, RSSI -88 dBm (Bluetooth Quality Report)"])
     }
 
     /// BTstack's daemon protocol (OGF 0x3D commands, events from 0x60) is no HCI command owed an

@@ -15,7 +15,7 @@ struct RealCaptureSecurityTests {
         #expect(ignored.map(\.connectionID) == [ConnectionID(number: 1), ConnectionID(number: 3), ConnectionID(number: 5)])
         #expect(ignored.allSatisfy { $0.severity == .warning && $0.count == 1 })
         let refused = report.notices.filter { $0.kind == .securityRequestRejected }
-        #expect(refused.map(\.summary) == ["The device's Security Request refused with Pairing Failed: Pairing Not Supported "
+        #expect(refused.map(\.summary) == ["The device's Security Request was refused with Pairing Failed: Pairing Not Supported "
                                            + "(0x05), sent by the host; no pairing ran"])
         #expect(refused.map(\.record) == [13108])
         #expect(refused.map(\.severity) == [.warning])
@@ -37,9 +37,11 @@ struct RealCaptureSecurityTests {
         #expect(timeouts.map(\.record) == [13006, 13009])
         #expect(timeouts.map(\.summary) == [
             "Link to ROKI_KP100_V04 (84:9D:C2:89:9E:24) lost: Connection Timeout (0x08); C1 went silent at the same "
-                + "moment (within 30 ms): a shared cause (the host's radio, interference) is likelier than this device",
+                + "moment (by their supervision timeouts, within 30 ms): a shared cause (the host's radio, interference) is "
+                + "likelier than a fault of this device",
             "Link to ROKI_1082_V08 (D0:BA:E4:BE:F4:57) lost: Connection Timeout (0x08); C3 went silent at the same "
-                + "moment (within 30 ms): a shared cause (the host's radio, interference) is likelier than this device",
+                + "moment (by their supervision timeouts, within 30 ms): a shared cause (the host's radio, interference) is "
+                + "likelier than a fault of this device",
         ])
         #expect(timeouts.map { $0.details.first { $0.name == "lostWith" }?.value }
                 == [.list([.string("C1")]), .list([.string("C3")])])

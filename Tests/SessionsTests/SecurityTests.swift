@@ -127,10 +127,12 @@ struct SecurityTests {
         #expect(report.failures.isEmpty)
         #expect(report.notices.map(\.kind) == [.securityRequestRejected])
         #expect(report.notices.map(\.severity) == [.warning])
-        #expect(report.notices.map(\.summary) == ["The device's Security Request refused with Pairing Failed: Pairing Not "
+        #expect(report.notices.map(\.summary) == ["The device's Security Request was refused with Pairing Failed: Pairing Not "
                                                  + "Supported (0x05), sent by the host; no pairing ran"])
         #expect(report.notices.map(\.record) == [s.records[refusal].index])
         #expect(report.notices[0].details.map(\.name) == ["reasonCode", "reasonName", "sentBy", "requestRecord"])
+        // `sentBy` is the summary's word for the capture's host; the pairing records keep `local`.
+        #expect(report.notices[0].details.first { $0.name == "sentBy" }?.value == .string("host"))
         #expect(report.connections[0].security.securityRequests.map(\.outcome) == [.rejected])
         #expect(report.connections[0].security.pairings.isEmpty)
     }

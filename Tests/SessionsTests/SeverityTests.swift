@@ -247,6 +247,8 @@ struct ATTFlowTests {
         #expect(report.notices.map(\.kind) == [.attProtocolViolation])
         #expect(report.notices.map(\.severity) == [.warning])
         #expect(report.notices[0].summary == "Read Request to handle 0x0003 sent by the host while Read By Type Request for handles from 0x0001 was still outstanding: ATT allows one at a time")
+        // The JSON says who in the summary's word.
+        #expect(report.notices[0].details.first { $0.name == "sentBy" }?.value == .string("host"))
         #expect(report.connections[0].transactions.map(\.outcome) == [.ok])
         // The second was sent: counted with its handle, matched to no answer.
         let totals = report.connections[0].transactionTotals.byKey
@@ -273,10 +275,10 @@ struct ATTFlowTests {
         let report = analyze(s.records).report
         #expect(report.failures.map(\.connectionID) == [2, 1, 3].map { ConnectionID(number: $0) })
         #expect(report.failures.map(\.summary) == [
-            "Link to C8:2B:96:41:07:B2 lost: Connection Timeout (0x08); C1 went silent at the same moment (within 30 ms): "
-                + "a shared cause (the host's radio, interference) is likelier than this device",
-            "Link to 5C:3A:91:0E:C7:21 lost: Connection Timeout (0x08); C2 went silent at the same moment (within 30 ms): "
-                + "a shared cause (the host's radio, interference) is likelier than this device",
+            "Link to C8:2B:96:41:07:B2 lost: Connection Timeout (0x08); C1 went silent at the same moment (by their supervision "
+                + "timeouts, within 30 ms): a shared cause (the host's radio, interference) is likelier than a fault of this device",
+            "Link to 5C:3A:91:0E:C7:21 lost: Connection Timeout (0x08); C2 went silent at the same moment (by their supervision "
+                + "timeouts, within 30 ms): a shared cause (the host's radio, interference) is likelier than a fault of this device",
             "Link to E4:5F:01:22:33:44 lost: Connection Timeout (0x08)",
         ])
         #expect(report.failures.map { $0.details.first { $0.name == "lostWith" }?.value }
