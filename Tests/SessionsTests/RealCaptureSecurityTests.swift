@@ -87,6 +87,9 @@ struct RealCaptureSecurityTests {
     /// 142 and the link's supervision timeout is 1 s: lost then, before the central's first
     /// SCAN_REQ (record 151). The central's 13 requests sent while one was outstanding say so,
     /// and the Write Requests among them are counted: 7 in all (tshark: btatt.opcode == 0x12).
+    /// Request 104, sent out of turn behind 103, is not held owed once 103 is answered: a server
+    /// may ignore a request sent out of turn (Core v5.4 Vol 3 Part F §3.3.2), so "104 never
+    /// answered" could be argued away, where 118, sent in turn, was owed an answer either way.
     @Test func attDeadlockNamesItsRecords() throws {
         let report = try analyzeFile(SharedCaptures.path("real/swt_st_att_deadlock.pcap"))
         let unanswered = try #require(report.failures.first { $0.kind == .attNoResponse })
