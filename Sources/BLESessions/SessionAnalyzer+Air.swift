@@ -28,11 +28,13 @@ extension SessionAnalyzer {
             advertised(address, type: adv.header.txAddressType, timeUs: now,
                        rssi: air.metadata?.rssiDBm.map { Int8(clamping: $0) },
                        scanResponse: adv.header.pduType == .scanRsp, data: packet.airAdvertisingData)
-        case .data(let data):
+        case .data:
             let link = LinkID.air(accessAddress: ll.accessAddress)
             // A control PDU of an opcode without a layout is counted, on its link when one is up
-            // (a retransmission is the same PDU again).
-            if case .control(let control) = data.content, !control.opcode.isKnown, !air.flags.contains(.retransmission) {
+            // (a retransmission is the same PDU again). Read only where there is no fragment, as
+            // below: binding every data PDU would copy it.
+            if air.fragment == nil, !air.flags.contains(.retransmission), case .data(let data) = ll.pdu,
+               case .control(let control) = data.content, !control.opcode.isKnown {
                 let bytes = 1 + control.extraOctets.count
                 PacketsNotAnalysed.count(.llControlUnknown, code: Int(control.opcode.rawValue), bytes: bytes, timeUs: now,
                                          record: packet.record.index, in: &stats.packetsNotAnalysed)
