@@ -299,15 +299,6 @@ extension Timeline {
         }
     }
 
-    /// A security record's side (`local`, `remote`, `central`, …) as the summaries say it.
-    static func sideName(_ side: String) -> String {
-        switch side {
-        case "local": "the host"
-        case "remote": "the device"
-        default: "the " + side
-        }
-    }
-
     static func connectionEvents(_ connection: Connection, gatt: [GATTAttribute], lost: Bool, central: DeviceID?) -> [TimelineEvent] {
         let id = connection.id
         var events: [TimelineEvent] = []
@@ -343,31 +334,20 @@ extension Timeline {
                                         text: "parameters updated: " + parameters(update)))
         }
         if let discovery = connection.discovery {
-            let services = gatt.filter { $0.kind == .service || $0.kind == .secondaryService }
-            let characteristics = gatt.filter { $0.kind == .characteristic }.count
-            let text = "discovery: \(TimelineFormat.counted(services.count, "service")), "
-                + "\(TimelineFormat.counted(characteristics, "characteristic")) in "
-                + TimelineFormat.duration(discovery.endUs - discovery.startUs)
-                + (services.isEmpty ? "" : " (" + TimelineFormat.list(services.map { TimelineFormat.name($0.uuid) }) + ")")
-            events.append(TimelineEvent(kind: .discovery, timeUs: discovery.startUs, endUs: discovery.endUs,
-                                        connectionID: id, text: text))
+            events.append(TimelineEvent(kind: .discovery, timeUs: discovery.startUs, endUs: discovery.endUs, connectionID: id,
+                                        text: "discovery: " + found(in: gatt, over: discovery)))
         }
         if let discovery = connection.otherSideDiscovery {
             // The device as a GATT client of the phone (ANCS, the time): not the device's database.
-            let services = connection.otherSideGATT.filter { $0.kind == .service || $0.kind == .secondaryService }
-            let characteristics = connection.otherSideGATT.filter { $0.kind == .characteristic }.count
             let side: GATTServer = connection.accessAddress != nil ? .central : .host
             let requests = connection.transactionTotals.byKey.filter { $0.key.server != .device && discoveryOpcodes.contains($0.key.opcode) }
                 .map(\.value.count).reduce(0, +)
-            let span = TimelineFormat.duration(discovery.endUs - discovery.startUs)
             // Requests that named no declaration (a search by UUID for what the phone lacks, a read
             // by characteristic UUID) discovered nothing of its layout.
             let text = connection.otherSideGATT.isEmpty
                 ? "the device queried \(side.possessive)GATT server: \(TimelineFormat.counted(requests, "discovery request")) in "
-                    + span + ", which named no service or characteristic"
-                : "the device discovered \(side.possessive)GATT server: \(TimelineFormat.counted(services.count, "service")), "
-                    + "\(TimelineFormat.counted(characteristics, "characteristic")) in " + span
-                    + (services.isEmpty ? "" : " (" + TimelineFormat.list(services.map { TimelineFormat.name($0.uuid) }) + ")")
+                    + TimelineFormat.duration(discovery.endUs - discovery.startUs) + ", which named no service or characteristic"
+                : "the device discovered \(side.possessive)GATT server: " + found(in: connection.otherSideGATT, over: discovery)
             events.append(TimelineEvent(kind: .discovery, timeUs: discovery.startUs, endUs: discovery.endUs,
                                         connectionID: id, text: text))
         }
@@ -415,13 +395,13 @@ extension Timeline {
         var events: [TimelineEvent] = []
         for request in connection.security.securityRequests where request.outcome == .pairing || request.outcome == .encryption {
             let asks = [request.bonding ? "bonding" : "no bonding", request.mitm ? "MITM" : nil].compactMap { $0 }
-            let from = sideName(request.from)
+            let from = ConnectionSecurity.spoken(request.from)
             events.append(TimelineEvent(kind: .security, timeUs: request.timeUs, connectionID: id,
                                         text: "Security Request from \(from) (\(asks.joined(separator: ", "))): answered by \(request.outcome.rawValue)",
                                         records: [request.record]))
         }
         for pairing in connection.security.pairings where pairing.result != .failed {
-            var text = "pairing started by " + sideName(pairing.initiator)
+            var text = "pairing started by " + ConnectionSecurity.spoken(pairing.initiator)
             if pairing.method != .unknown {
                 text += ": " + Self.scheme(pairing, transport: connection.transport) + (pairing.bonding ? ", bonding" : "")
             }
@@ -467,6 +447,16 @@ extension Timeline {
     static func parameters(_ p: ConnectionParameters) -> String {
         "interval \(TimelineFormat.duration(Int64(p.intervalUs))), latency \(p.latency), "
             + "timeout \(TimelineFormat.duration(Int64(p.supervisionTimeoutMs) * 1000))"
+    }
+
+    /// `4 services, 7 characteristics in 338 ms (Generic Access (1800), …)`: what a discovery found
+    /// in a database and how long it took.
+    static func found(in gatt: [GATTAttribute], over discovery: (startUs: Int64, endUs: Int64)) -> String {
+        let services = gatt.filter { $0.kind == .service || $0.kind == .secondaryService }
+        let characteristics = gatt.filter { $0.kind == .characteristic }.count
+        return TimelineFormat.counted(services.count, "service") + ", " + TimelineFormat.counted(characteristics, "characteristic")
+            + " in " + TimelineFormat.duration(discovery.endUs - discovery.startUs)
+            + (services.isEmpty ? "" : " (" + TimelineFormat.list(services.map { TimelineFormat.name($0.uuid) }) + ")")
     }
 
     /// Requests issued by discovery: summarized by the discovery line instead.

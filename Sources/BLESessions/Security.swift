@@ -13,6 +13,16 @@ public struct ConnectionSecurity: Sendable {
     public var encryptedSinceUs: Int64? {
         encryption.first { $0.kind == .start && $0.status == 0 }?.timeUs
     }
+
+    /// A side as the summaries say it (`the host`, `the device`, `the central`): the security
+    /// records' `local`/`remote` and `sentBy`'s `host`/`device` alike.
+    public static func spoken(_ side: String) -> String {
+        switch side {
+        case "local", "host": "the host"
+        case "remote", "device": "the device"
+        default: "the " + side
+        }
+    }
 }
 
 /// One SMP pairing (Core v5.4 Vol 3 Part H §2.3): from the Pairing Request to the last key

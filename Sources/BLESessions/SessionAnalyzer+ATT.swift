@@ -232,7 +232,8 @@ extension SessionAnalyzer {
         let side = Self.side(direction)
         fail(.attProtocolViolation, severity: .warning, at: record.timestampUs, record: record.index, slot: conn.slot,
              connection: conn.connection.id,
-             "\(sent) sent by \(Self.who(side)) while \(earlierWhat) was still outstanding: ATT allows one at a time"
+             "\(sent) sent by \(ConnectionSecurity.spoken(side)) while \(earlierWhat) was still outstanding: "
+                + "ATT allows one at a time"
                 + airCaveat(conn, since: earlier),
              details: [.int("opcode", att.opcode.rawValue), .string("opcodeName", att.opcode.name), .string("sentBy", side),
                        .int("outstandingOpcode", earlier.transaction.opcode.rawValue),
@@ -249,8 +250,8 @@ extension SessionAnalyzer {
         }
         fail(.attAnswerWithoutRequest, severity: .info, at: record.timestampUs, record: record.index, slot: conn.slot,
              connection: conn.connection.id,
-             "\(response) from \(Self.who(Self.side(direction))) answers no request the capture holds (sent before the capture "
-                + "began, or not captured)",
+             "\(response) from \(ConnectionSecurity.spoken(Self.side(direction))) answers no request the capture holds "
+                + "(sent before the capture began, or not captured)",
              details: [.int("opcode", att.opcode.rawValue), .string("opcodeName", att.opcode.name)])
     }
 

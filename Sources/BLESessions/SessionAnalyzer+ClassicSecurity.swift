@@ -190,7 +190,8 @@ extension SessionAnalyzer {
         followed(in: conn, by: "pairing failed", timeUs: now)
         fail(.pairingFailed, at: now, record: record.index, slot: conn.slot, connection: conn.connection.id,
              "BR/EDR pairing failed: \(status.name) (\(Hex.code(status.rawValue))) "
-                + "\(Self.seconds(now - pairing.startUs)) after it started (started by \(Self.who(pairing.initiator))\(method))",
+                + "\(Self.seconds(now - pairing.startUs)) after it started "
+                + "(started by \(ConnectionSecurity.spoken(pairing.initiator))\(method))",
              details: [.int("reasonCode", status.rawValue), .string("reasonName", status.name)])
     }
 }

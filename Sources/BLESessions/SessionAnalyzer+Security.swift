@@ -49,17 +49,9 @@ extension SessionAnalyzer {
         }
     }
 
-    static func who(_ side: String) -> String {
-        switch side {
-        case "local", "host": "the host"
-        case "remote", "device": "the device"
-        default: "the " + side
-        }
-    }
-
     /// `The device's`, `The host's`, `The peripheral's`.
     static func whose(_ side: String) -> String {
-        let who = who(side)
+        let who = ConnectionSecurity.spoken(side)
         return "T" + who.dropFirst() + "'s"
     }
 
@@ -145,7 +137,7 @@ extension SessionAnalyzer {
             conn.connection.security.pairings[index].reasonName = reason.name
             conn.connection.security.pairings[index].failedBy = by
             let pairing = conn.connection.security.pairings[index]
-            summary = "Pairing failed: \(why), sent by \(Self.who(by)) "
+            summary = "Pairing failed: \(why), sent by \(ConnectionSecurity.spoken(by)) "
                 + "\(Self.seconds(now - pairing.startUs)) after the Pairing Request"
                 + (pairing.method == .unknown ? "" : " (\(Self.describe(pairing)))")
             conn.securityState.pairing = nil
@@ -157,14 +149,15 @@ extension SessionAnalyzer {
             followed(in: conn, by: "pairing refused", timeUs: now)
             fail(.securityRequestRejected, severity: .warning, at: now, record: record.index, slot: conn.slot,
                  connection: conn.connection.id,
-                 "\(Self.whose(request.from)) Security Request was refused with Pairing Failed: \(why), sent by \(Self.who(by)); "
+                 "\(Self.whose(request.from)) Security Request was refused with Pairing Failed: \(why), "
+                    + "sent by \(ConnectionSecurity.spoken(by)); "
                     + "no pairing ran",
                  details: [.int("reasonCode", reason.rawValue), .string("reasonName", reason.name), .string("sentBy", sentBy),
                            .int("requestRecord", request.record)])
             return
         } else {
             // A pairing whose start the capture lacks.
-            summary = "Pairing failed: \(why), sent by \(Self.who(by))"
+            summary = "Pairing failed: \(why), sent by \(ConnectionSecurity.spoken(by))"
         }
         followed(in: conn, by: "pairing failed", timeUs: now)
         fail(.pairingFailed, at: now, record: record.index, slot: conn.slot, connection: conn.connection.id, summary,
