@@ -42,8 +42,8 @@ public struct QualityReport: Sendable, Equatable {
     public var txPowerLevel: UInt8
     /// dBm, signed.
     public var rssi: Int8
-    /// −127 dBm, the bottom of the range, is what the controller reports when it received
-    /// nothing to measure: not a weak signal.
+    /// −127 dBm is the floor of the RSSI range controllers report (−127 to +20 dBm, Core v5.4
+    /// Vol 4 Part E §7.7.65.2): no signal above it was measured, rather than a weak one.
     public var heardNothing: Bool { rssi == -127 }
 
     /// Reads a Vendor Specific event's parameters; nil when they are not a BQR (another sub-event
