@@ -162,8 +162,9 @@ public enum ReassemblyStep: Sendable, Equatable {
     /// pending, without events built; the fragment's bytes are the frame's body.
     case frame(L2CAPFrame)
     /// Otherwise, in order: the PDU the fragment interrupted, then what the fragment itself led
-    /// to (a complete PDU or an anomaly); each nil when there is none.
-    case events(interrupted: ReassemblyEvent?, outcome: ReassemblyEvent?)
+    /// to (a complete PDU or an anomaly); each nil when there is none. Boxed: inline, its two
+    /// events would double the size of every step, the common `.frame` included, that is copied.
+    indirect case events(interrupted: ReassemblyEvent?, outcome: ReassemblyEvent?)
 }
 
 /// Rebuilds L2CAP basic frames from fragments (Core v5.4 Vol 3 Part A §7.2.1: the first

@@ -225,7 +225,9 @@ struct PendingRequests {
     }
 
     /// The opcode of the request in a slot, read in place (the subscript copies the request).
-    func opcode(_ direction: Direction) -> ATTOpcode? {
+    /// `mutating` only to be handed the slots where they are: a non-mutating call loads all five
+    /// slots (a request each) before it picks one.
+    mutating func opcode(_ direction: Direction) -> ATTOpcode? {
         switch direction {
         case .sent: return sent?.transaction.opcode
         case .received: return received?.transaction.opcode
