@@ -263,7 +263,8 @@ struct PendingRequests {
 /// none) are also in a table indexed by handle, so the lookup per packet needs no hashing.
 struct LiveLinks {
     private(set) var all: [LinkID: LiveConnection] = [:]
-    private var byHandle = [LiveConnection?](repeating: nil, count: 2 * handles)
+    /// Unretained: `all` holds every connection of the table.
+    private var byHandle = [Unmanaged<LiveConnection>?](repeating: nil, count: 2 * handles)
     /// Connection handles are 12 bits (Core v5.4 Vol 4 Part E §5.4.2).
     private static let handles = 0x1000
 
@@ -271,6 +272,12 @@ struct LiveLinks {
 
     subscript(link: LinkID) -> LiveConnection? {
         guard let index = Self.tableIndex(link) else { return all[link] }
+        return byHandle[index]?.takeUnretainedValue()
+    }
+
+    /// The connection of `link`, unretained: valid while it stays live (until `remove`).
+    func unretained(_ link: LinkID) -> Unmanaged<LiveConnection>? {
+        guard let index = Self.tableIndex(link) else { return all[link].map { Unmanaged.passUnretained($0) } }
         return byHandle[index]
     }
 
@@ -282,7 +289,7 @@ struct LiveLinks {
 
     mutating func insert(_ conn: LiveConnection, for link: LinkID) {
         all[link] = conn
-        if let index = Self.tableIndex(link) { byHandle[index] = conn }
+        if let index = Self.tableIndex(link) { byHandle[index] = Unmanaged.passUnretained(conn) }
     }
 
     mutating func remove(_ link: LinkID) -> LiveConnection? {

@@ -104,7 +104,19 @@ extension SessionAnalyzer {
     @inline(__always)
     mutating func handleATT(_ att: ATTPDU, link: LinkID, direction: Direction, record: CaptureRecord, frame: L2CAPFrame,
                             bearer channel: ChannelEnds, events: inout [SessionEvent]) {
-        guard let conn = live[link] else { return }
+        // Lent without a reference count taken and dropped per PDU: handling an ATT PDU ends no link,
+        // so `live` holds the connection throughout.
+        guard let unretained = live.unretained(link) else { return }
+        unretained._withUnsafeGuaranteedRef {
+            handleATT(att, in: $0, link: link, direction: direction, record: record, frame: frame, bearer: channel,
+                      events: &events)
+        }
+    }
+
+    @inline(__always)
+    private mutating func handleATT(_ att: ATTPDU, in conn: LiveConnection, link: LinkID, direction: Direction,
+                                    record: CaptureRecord, frame: L2CAPFrame, bearer channel: ChannelEnds,
+                                    events: inout [SessionEvent]) {
         let bearer = channel.psm == 0 && conn.fixedBearerSeen ? 0 : bearerKey(channel, in: conn)
         let now = record.timestampUs
         conn.connection.lastActivityUs = now
