@@ -27,13 +27,15 @@ public struct VendorLayer {
         var connection: ConnectionID { session.connection }
 
         /// Hands one ATT value to the session.
-        mutating func take(_ value: ATTValueEvent, keepsPlaintext: Bool, into events: inout VendorCollector) {
+        mutating func take(_ value: consuming ATTValueEvent, keepsPlaintext: Bool, into events: inout VendorCollector) {
             session.updateMTU(value.mtu)
             session.keepsPlaintext = keepsPlaintext
-            session.value(direction: value.hostToDevice ? .hostToDevice : .deviceToHost, attOpcode: value.opcode.rawValue,
-                          handle: value.handle, uuid: value.uuid, bytes: value.value, timeUs: value.timeUs,
-                          record: value.record, firstFragment: (value.firstFragmentRecord, value.firstFragmentUs),
-                          into: &events)
+            let (direction, attOpcode, handle, uuid) = (value.hostToDevice ? VendorDirection.hostToDevice : .deviceToHost,
+                                                        value.opcode.rawValue, value.handle, value.uuid)
+            let (timeUs, record, firstFragment) = (value.timeUs, value.record, (value.firstFragmentRecord, value.firstFragmentUs))
+            // The bytes move on last, so that nothing read after them needs a copy of the event.
+            session.value(direction: direction, attOpcode: attOpcode, handle: handle, uuid: uuid, bytes: (consume value).value,
+                          timeUs: timeUs, record: record, firstFragment: firstFragment, into: &events)
         }
     }
 
@@ -147,9 +149,7 @@ public struct VendorLayer {
                 if pending[value.connection] != nil, mayCarryFrames(value) { hold(.value(value), of: value.connection) }
                 return
             }
-            let keepsPlaintext = listing == .all && collector.frames.count < Self.listingCap
-            // One access to the link for the whole value (each access checks its uniqueness).
-            collect(link: index) { $0.take(value, keepsPlaintext: keepsPlaintext, into: &$1) }
+            take(value, link: index)
         case .writeResponse(let connection, let timeUs):
             guard let index = index(of: connection) else {
                 // Only what acknowledges a held Write Request matters to a session.
@@ -349,8 +349,7 @@ public struct VendorLayer {
                 heldBytes -= value.value.count + PendingLink.costPerValue
                 // The attribute's UUID, when discovery came only after the value.
                 if value.uuid == nil, let facts { value.uuid = facts.gatt.first { $0.handle == value.handle }?.uuid }
-                let keepsPlaintext = listing == .all && collector.frames.count < Self.listingCap
-                collect(link: link) { $0.take(value, keepsPlaintext: keepsPlaintext, into: &$1) }
+                take(value, link: link)
             case .writeResponse(let timeUs):
                 heldBytes -= PendingLink.costPerValue
                 collect(link: link) { $0.session.writeResponse(timeUs: timeUs, into: &$1) }
@@ -368,6 +367,23 @@ public struct VendorLayer {
         swap(&collector.streamTotals, &links[index].totals)
         swap(&collector.commandRun, &links[index].commandRun)
         body(&links[index], &collector)
+        collected(link: index)
+    }
+
+    /// `collect` for one ATT value, which moves into the session: captured by a closure, it would
+    /// be copied (retaining its bytes) and destroyed once more.
+    private mutating func take(_ value: consuming ATTValueEvent, link index: Int) {
+        let keepsPlaintext = listing == .all && collector.frames.count < Self.listingCap
+        swap(&collector.streamTotals, &links[index].totals)
+        swap(&collector.commandRun, &links[index].commandRun)
+        // One access to the link for the whole value (each access checks its uniqueness).
+        links[index].take(value, keepsPlaintext: keepsPlaintext, into: &collector)
+        collected(link: index)
+    }
+
+    /// The second half of `collect`: the link's totals and commands back in place, and the
+    /// plaintext of the frames listed without it.
+    private mutating func collected(link index: Int) {
         swap(&collector.streamTotals, &links[index].totals)
         swap(&collector.commandRun, &links[index].commandRun)
         guard !collector.framesWithoutPlaintext.isEmpty else { return }

@@ -58,20 +58,21 @@ struct FrameAssembler: Sendable {
     }
 
     /// Adds one ATT value, appending what it completes to `out`; `fragmentLimit` is ATT_MTU − 3.
-    /// `firstFragment` is the record and time of the value's first L2CAP fragment.
+    /// `firstFragment` is the record and time of the value's first L2CAP fragment. A value that is
+    /// one whole frame comes back instead, the frame after whatever is in `out`.
     mutating func feed(_ value: consuming ByteView, timeUs: Int64, record: Int, attOpcode: UInt8,
-                       firstFragment: (record: Int, timeUs: Int64), fragmentLimit: Int, into out: inout [Output]) {
+                       firstFragment: (record: Int, timeUs: Int64), fragmentLimit: Int, into out: inout [Output]) -> Cut? {
         let whole = value.withUnsafeBufferPointer {
             feed($0, timeUs: timeUs, record: record, attOpcode: attOpcode, firstFragment: firstFragment,
                  fragmentLimit: fragmentLimit, into: &out)
         }
         // The common case, a value that is one whole frame: passed on in place, without buffering
-        // (copied into an array of its own, each frame would cost an allocation and a free).
-        if whole {
-            out.append(.frame(Cut(bytes: value, firstTimeUs: timeUs, lastTimeUs: timeUs, firstRecord: record,
-                                  lastRecord: record, fragments: 1, attOpcode: attOpcode,
-                                  firstFragmentRecord: firstFragment.record, firstFragmentUs: firstFragment.timeUs)))
-        }
+        // (copied into an array of its own, each frame would cost an allocation and a free), and
+        // not through `out` (an enum with a string, moved in and out of the list per frame).
+        guard whole else { return nil }
+        return Cut(bytes: value, firstTimeUs: timeUs, lastTimeUs: timeUs, firstRecord: record, lastRecord: record,
+                   fragments: 1, attOpcode: attOpcode, firstFragmentRecord: firstFragment.record,
+                   firstFragmentUs: firstFragment.timeUs)
     }
 
     /// Cuts what `value` completes into `out`; true when `value` is one whole frame, which the

@@ -21,6 +21,13 @@ struct DecodedFields: Sendable, Equatable {
     /// checksum covers the sent bytes and the key does not vary per byte): the status bytes
     /// are de-obfuscated alone.
     init(frame raw: ByteView, plan: FramePlan, direction: VendorDirection, keepsPlaintext: Bool = true) {
+        self.init()
+        decode(raw, plan: plan, direction: direction, keepsPlaintext: keepsPlaintext)
+    }
+
+    /// The body of `init(frame:…)`, on fields that start empty: written in place, where the init's
+    /// own `self`, left early on its failures, was copied out and destroyed per frame.
+    private mutating func decode(_ raw: ByteView, plan: FramePlan, direction: VendorDirection, keepsPlaintext: Bool) {
         command = plan.commandField.flatMap { Self.read(raw, $0) }
         sequence = plan.sequenceField.flatMap { Self.read(raw, $0) }
         let d = direction.index

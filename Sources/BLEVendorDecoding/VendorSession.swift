@@ -140,14 +140,17 @@ public struct VendorSession: Sendable {
             assemblers.append(StreamAssembler(key: key, assembler: FrameAssembler(framing: plan.framings[direction.index])))
         }
         // In place: a copy taken out of the array would copy the assembler's buffer on write.
-        assemblers[index].assembler.feed(bytes, timeUs: timeUs, record: record, attOpcode: attOpcode,
-                                         firstFragment: firstFragment ?? (record, timeUs), fragmentLimit: max(mtu - 3, 1),
-                                         into: &outputs)
-        // Moved out of a list of our own (`accept` changes `self`, so `outputs` cannot be lent).
-        var completed: [FrameAssembler.Output] = []
-        swap(&completed, &outputs)
-        ArrayDrain.all(&completed) { accept($0, direction: direction, handle: handle, nowUs: timeUs) }
-        swap(&completed, &outputs)
+        let whole = assemblers[index].assembler.feed(bytes, timeUs: timeUs, record: record, attOpcode: attOpcode,
+                                                     firstFragment: firstFragment ?? (record, timeUs),
+                                                     fragmentLimit: max(mtu - 3, 1), into: &outputs)
+        if !outputs.isEmpty {
+            // Moved out of a list of our own (`accept` changes `self`, so `outputs` cannot be lent).
+            var completed: [FrameAssembler.Output] = []
+            swap(&completed, &outputs)
+            ArrayDrain.all(&completed) { accept($0, direction: direction, handle: handle, nowUs: timeUs) }
+            swap(&completed, &outputs)
+        }
+        if let whole { accept(whole, garbage: nil, direction: direction, handle: handle, nowUs: timeUs) }
         flush(into: &events)
     }
 
@@ -203,21 +206,21 @@ public struct VendorSession: Sendable {
 
     private mutating func accept(_ output: consuming FrameAssembler.Output, direction: VendorDirection, handle: UInt16,
                                  nowUs: Int64) {
-        let cut: FrameAssembler.Cut
+        switch consume output {
+        case .frame(let cut): accept(cut, garbage: nil, direction: direction, handle: handle, nowUs: nowUs)
+        case .garbage(let cut, let reason): accept(cut, garbage: reason, direction: direction, handle: handle, nowUs: nowUs)
+        }
+    }
+
+    /// A cut frame, or with `garbage` (why) bytes that could not be framed.
+    private mutating func accept(_ cut: consuming FrameAssembler.Cut, garbage: String?, direction: VendorDirection,
+                                 handle: UInt16, nowUs: Int64) {
         // Garbage has no fields (all nil); not an optional: copied into one, the fields would
         // cost a copy and a generic destroy per frame.
-        let decoded: DecodedFields
-        let problem: String?
-        switch consume output {
-        case .frame(let c):
-            decoded = DecodedFields(frame: c.bytes, plan: plan, direction: direction, keepsPlaintext: keepsPlaintext)
-            problem = decoded.problem
-            cut = c
-        case .garbage(let c, let reason):
-            cut = c
-            decoded = DecodedFields()
-            problem = reason
-        }
+        let decoded = garbage == nil
+            ? DecodedFields(frame: cut.bytes, plan: plan, direction: direction, keepsPlaintext: keepsPlaintext)
+            : DecodedFields()
+        let problem = garbage ?? decoded.problem
         let name = rememberedCommandName(direction: direction, command: decoded.command, sequence: decoded.sequence,
                                          raw: cut.bytes)
         // Made in its place in the queue and changed there: a frame held in a variable would be

@@ -28,8 +28,8 @@ struct AssemblerTests {
         let value = reader.readRemainingView()
         var assembler = FrameAssembler(framing: Self.framing)
         var out: [FrameAssembler.Output] = []
-        assembler.feed(value, timeUs: 1, record: 1, attOpcode: 0x1B, firstFragment: (1, 1), fragmentLimit: 20, into: &out)
-        guard case .frame(let whole)? = out.first, out.count == 1 else { Issue.record("not one frame: \(out)"); return }
+        let fed = assembler.feed(value, timeUs: 1, record: 1, attOpcode: 0x1B, firstFragment: (1, 1), fragmentLimit: 20, into: &out)
+        guard let whole = fed, out.isEmpty else { Issue.record("not one frame: \(out)"); return }
         #expect(whole.bytes.array == Self.getInfo)
         #expect(!whole.bytes.isWholeBuffer)
         let joined = Self.feed([Array(Self.setTime[..<4]), Array(Self.setTime[4...])])
@@ -138,8 +138,10 @@ extension FrameAssembler {
     mutating func feed(_ value: [UInt8], timeUs: Int64, record: Int, attOpcode: UInt8,
                        firstFragment: (record: Int, timeUs: Int64)? = nil, fragmentLimit: Int) -> [Output] {
         var out: [Output] = []
-        feed(ByteView(value), timeUs: timeUs, record: record, attOpcode: attOpcode, firstFragment: firstFragment ?? (record, timeUs),
-             fragmentLimit: fragmentLimit, into: &out)
+        if let whole = feed(ByteView(value), timeUs: timeUs, record: record, attOpcode: attOpcode,
+                            firstFragment: firstFragment ?? (record, timeUs), fragmentLimit: fragmentLimit, into: &out) {
+            out.append(.frame(whole))
+        }
         return out
     }
 }
