@@ -117,6 +117,9 @@ public struct PartialL2CAPFrame: Sendable, Equatable {
         return receivedByteCount + missingByteCount >= expected
     }
 
+    /// `isResolved` of a PDU held where only a mutating call reaches it in place.
+    mutating func checkResolved() -> Bool { isResolved }
+
     /// What this partial has become after a fragment, or nil while it still waits for bytes.
     var outcome: ReassemblyEvent? {
         guard let header, let expected = expectedByteCount else {
@@ -220,11 +223,10 @@ public struct L2CAPReassembler: Sendable {
             }
             collecting.values[index].absorb(fragment.unreadBytes, truncatedBy: truncatedBy, recordIndex: recordIndex,
                                             timestampUs: timestampUs)
-            guard collecting.values[index].isResolved, let outcome = collecting.values[index].outcome else {
-                return .events(interrupted: nil, outcome: nil)
-            }
-            collecting.remove(at: index)
-            return .events(interrupted: nil, outcome: outcome)
+            // Asked through a mutating call, which reaches the PDU in place: read through the
+            // subscript, the PDU would be copied (a reference count on its bytes) to answer.
+            guard collecting.values[index].checkResolved() else { return .events(interrupted: nil, outcome: nil) }
+            return .events(interrupted: nil, outcome: collecting.remove(at: index).value.outcome)
         }
         var interrupted: ReassemblyEvent?
         if !collecting.isEmpty, let previous = collecting.removeValue(forKey: key) {
