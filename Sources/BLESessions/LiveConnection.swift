@@ -292,7 +292,16 @@ struct LiveLinks {
         if let index = Self.tableIndex(link) { byHandle[index] = Unmanaged.passUnretained(conn) }
     }
 
+    #if DEBUG
+    /// Set while a connection is lent unretained (`unretained`): removing one then could free it
+    /// under its borrower.
+    var lending = false
+    #endif
+
     mutating func remove(_ link: LinkID) -> LiveConnection? {
+        #if DEBUG
+        assert(!lending, "a live connection removed while one is lent unretained")
+        #endif
         if let index = Self.tableIndex(link) { byHandle[index] = nil }
         return all.removeValue(forKey: link)
     }

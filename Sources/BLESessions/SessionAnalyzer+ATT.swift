@@ -107,6 +107,10 @@ extension SessionAnalyzer {
         // Lent without a reference count taken and dropped per PDU: handling an ATT PDU ends no link,
         // so `live` holds the connection throughout.
         guard let unretained = live.unretained(link) else { return }
+        #if DEBUG
+        live.lending = true
+        defer { live.lending = false }
+        #endif
         unretained._withUnsafeGuaranteedRef {
             handleATT(att, in: $0, link: link, direction: direction, record: record, frame: frame, bearer: channel,
                       events: &events)
