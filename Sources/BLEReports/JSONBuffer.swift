@@ -41,6 +41,12 @@ final class JSONBuffer: ByteAppending {
         count += bytes.count
     }
 
+    @inline(__always)
+    func append(atMost count: Int, writing body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if self.count + count > capacity { grow(to: self.count + count) }
+        self.count += body(base + self.count)
+    }
+
     /// `append(contentsOf:)` for a static string's bytes.
     @inline(__always)
     func append(_ text: StaticString) {
