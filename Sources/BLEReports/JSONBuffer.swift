@@ -26,6 +26,12 @@ final class JSONBuffer: ByteAppending {
 
     func removeAll() { count = 0 }
 
+    /// Lends the bytes written to `body`, then empties the buffer.
+    func lend(to body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        body(UnsafeBufferPointer(start: base, count: count))
+        count = 0
+    }
+
     @inline(__always)
     func append(_ byte: UInt8) {
         if count == capacity { grow(to: count + 1) }

@@ -30,6 +30,23 @@ public struct JSONWriter {
         return taken
     }
 
+    /// Lends the text written so far to `body` and starts an empty buffer (the document's nesting
+    /// is kept): `takeBytes` without an array, for a sink that copies the bytes out itself.
+    public mutating func lendBytes(to body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        unique()
+        out.lend(to: body)
+    }
+
+    /// Writes the values `other` wrote at its top level as the next values here, by lending this
+    /// writer's text and then `other`'s to `sink` (a long array's piece written on another thread).
+    mutating func lendValues(of other: inout JSONWriter, to sink: (UnsafeBufferPointer<UInt8>) -> Void) {
+        unique()
+        // The comma before `other`'s first value.
+        putValue(atMost: 0) { _ in 0 }
+        out.lend(to: sink)
+        other.lendBytes(to: sink)
+    }
+
     /// Every public write starts here, once: a writer whose buffer a copy shares takes its own.
     private mutating func unique() {
         if !isKnownUniquelyReferenced(&out) { out = out.copy() }
@@ -358,3 +375,7 @@ public struct JSONWriter {
         Hex.append([UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)], to: &out)
     }
 }
+
+/// Copy-on-write as an array is: a buffer that copies share is only read, so a writer can be
+/// handed to another thread (`ParallelJSON`).
+extension JSONWriter: @unchecked Sendable {}
