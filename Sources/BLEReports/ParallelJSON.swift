@@ -27,10 +27,13 @@ enum ParallelJSON {
         }
         let handOff = HandOff<JSONWriter>(capacity: piecesAhead)
         DispatchQueue(label: "bledecode.json").async {
+            // Each piece starts with the room the one before needed, so that its buffer need not grow.
+            var capacity = 1 << 16
             for piece in stride(from: 1, to: pieces, by: 2) {
                 // Values written at the top level of a writer of their own come out joined by commas.
-                var helper = JSONWriter(capacity: 1 << 16)
+                var helper = JSONWriter(capacity: capacity)
                 for element in elements[range(piece, of: elements.count)] { render(element, &helper) }
+                capacity = max(capacity, helper.count)
                 handOff.send(helper)
             }
         }
