@@ -1,7 +1,5 @@
 /// Hex text for output edges only (renderers, JSON `raw` fields, test messages).
 public enum Hex {
-    @usableFromInline static let digits: [UInt8] = Array("0123456789abcdef".utf8)
-
     /// Lower-case hex with no separators: `aa0159`.
     public static func string<C: Collection>(_ bytes: C, limit: Int = .max) -> String where C.Element == UInt8 {
         var out: [UInt8] = []
@@ -16,11 +14,21 @@ public enum Hex {
     /// allocates for every byte it iterates.
     @inlinable
     public static func append<C: Collection, Out: ByteAppending>(_ bytes: C, to out: inout Out) where C.Element == UInt8 {
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
+        out.append(atMost: 2 * bytes.count) { start in
+            var at = start
+            let digits = Self.digits.utf8Start
+            for byte in bytes {
+                at[0] = digits[Int(byte >> 4)]
+                at[1] = digits[Int(byte & 0x0F)]
+                at += 2
+            }
+            return at - start
         }
     }
+
+    /// A static string's bytes: a constant table that needs no setting up.
+    @inlinable
+    static var digits: StaticString { "0123456789abcdef" }
 
     /// `0x1F` style, upper-case, zero-padded to `width` hex digits.
     public static func code<T: BinaryInteger>(_ value: T, width: Int = 2) -> String {

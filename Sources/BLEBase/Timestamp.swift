@@ -20,6 +20,12 @@ public enum Timestamp {
     /// connection and two per vendor frame).
     @inlinable
     public static func appendISO8601<Out: ByteAppending>(unixMicroseconds us: Int64, to text: inout Out) {
+        text.append(atMost: 48) { writeISO8601(unixMicroseconds: us, at: $0) }
+    }
+
+    /// `appendISO8601` into memory with room for 48 bytes at `start`; returns how many it wrote.
+    @inlinable
+    public static func writeISO8601(unixMicroseconds us: Int64, at start: UnsafeMutablePointer<UInt8>) -> Int {
         let seconds = us >= 0 ? us / 1_000_000 : (us - 999_999) / 1_000_000
         let micros = us - seconds * 1_000_000
         var days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
@@ -34,20 +40,30 @@ public enum Timestamp {
         let day = dayOfYear - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        DecimalText.append(year, width: 4, to: &text)
-        text.append(UInt8(ascii: "-"))
-        DecimalText.append(month, width: 2, to: &text)
-        text.append(UInt8(ascii: "-"))
-        DecimalText.append(day, width: 2, to: &text)
-        text.append(UInt8(ascii: "T"))
-        DecimalText.append(secondOfDay / 3600, width: 2, to: &text)
-        text.append(UInt8(ascii: ":"))
-        DecimalText.append(secondOfDay / 60 % 60, width: 2, to: &text)
-        text.append(UInt8(ascii: ":"))
-        DecimalText.append(secondOfDay % 60, width: 2, to: &text)
-        text.append(UInt8(ascii: "."))
-        DecimalText.append(micros, width: 6, to: &text)
-        text.append(UInt8(ascii: "Z"))
+        // Every field but the year has a fixed width.
+        var at = start
+        if (1000...9999).contains(year) {
+            DecimalText.writePair(Int(year / 100), at: at)
+            DecimalText.writePair(Int(year % 100), at: at + 2)
+            at += 4
+        } else {
+            at += DecimalText.write(year, width: 4, at: at)
+        }
+        func field(_ separator: UInt8, _ value: Int64) {
+            at.pointee = separator
+            DecimalText.writePair(Int(value), at: at + 1)
+            at += 3
+        }
+        field(UInt8(ascii: "-"), month)
+        field(UInt8(ascii: "-"), day)
+        field(UInt8(ascii: "T"), secondOfDay / 3600)
+        field(UInt8(ascii: ":"), secondOfDay / 60 % 60)
+        field(UInt8(ascii: ":"), secondOfDay % 60)
+        field(UInt8(ascii: "."), micros / 10_000)
+        DecimalText.writePair(Int(micros / 100 % 100), at: at)
+        DecimalText.writePair(Int(micros % 100), at: at + 2)
+        at[4] = UInt8(ascii: "Z")
+        return at + 5 - start
     }
 
     /// `+12.345678` seconds, for relative times in listings.

@@ -26,6 +26,12 @@ final class JSONBuffer: ByteAppending {
 
     func removeAll() { count = 0 }
 
+    /// Lends the bytes written to `body`, then empties the buffer.
+    func lend(to body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        body(UnsafeBufferPointer(start: base, count: count))
+        count = 0
+    }
+
     @inline(__always)
     func append(_ byte: UInt8) {
         if count == capacity { grow(to: count + 1) }
@@ -39,6 +45,12 @@ final class JSONBuffer: ByteAppending {
         if count + bytes.count > capacity { grow(to: count + bytes.count) }
         (base + count).initialize(from: source, count: bytes.count)
         count += bytes.count
+    }
+
+    @inline(__always)
+    func append(atMost count: Int, writing body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if self.count + count > capacity { grow(to: self.count + count) }
+        self.count += body(base + self.count)
     }
 
     /// `append(contentsOf:)` for a static string's bytes.

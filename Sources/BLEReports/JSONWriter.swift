@@ -11,8 +11,8 @@ public struct JSONWriter {
     private var out: JSONBuffer
     /// Whether the next value in the current object or array comes after another.
     private var needsComma = false
-    /// `needsComma` of the enclosing objects and arrays, innermost last.
-    private var enclosingNeedsComma: [Bool] = []
+    /// How many objects and arrays are open: an `end` without its `begin` is a bug.
+    private var depth = 0
 
     public init(capacity: Int = 4096) { out = JSONBuffer(capacity: capacity) }
 
@@ -30,28 +30,58 @@ public struct JSONWriter {
         return taken
     }
 
-    /// Every write starts here or in `end`: a writer whose buffer a copy shares takes its own.
+    /// Lends the text written so far to `body` and starts an empty buffer (the document's nesting
+    /// is kept): `takeBytes` without an array, for a sink that copies the bytes out itself.
+    public mutating func lendBytes(to body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        unique()
+        out.lend(to: body)
+    }
+
+    /// Writes the values `other` wrote at its top level as the next values here, by lending this
+    /// writer's text and then `other`'s to `sink` (a long array's piece written on another thread).
+    mutating func lendValues(of other: inout JSONWriter, to sink: (UnsafeBufferPointer<UInt8>) -> Void) {
+        unique()
+        // The comma before `other`'s first value.
+        putValue(atMost: 0) { _ in 0 }
+        out.lend(to: sink)
+        other.lendBytes(to: sink)
+    }
+
+    /// Every public write starts here, once: a writer whose buffer a copy shares takes its own.
     private mutating func unique() {
         if !isKnownUniquelyReferenced(&out) { out = out.copy() }
     }
 
-    private mutating func separator() {
-        unique()
-        if needsComma { out.append(UInt8(ascii: ",")) }
+    /// Writes a value of at most `count` bytes, which `body` writes where it gets, after the
+    /// comma that a value after another needs; returns nothing, the value is in.
+    @inline(__always)
+    private mutating func putValue(atMost count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let comma = needsComma ? 1 : 0
+        out.append(atMost: count + 1) { start in
+            // Written either way: without a comma due, the value overwrites it.
+            start.pointee = UInt8(ascii: ",")
+            return comma + body(start + comma)
+        }
         needsComma = true
     }
 
     private mutating func begin(_ bracket: UInt8) {
-        separator()
-        out.append(bracket)
-        enclosingNeedsComma.append(needsComma)
+        unique()
+        putValue(atMost: 1) { start in
+            start.pointee = bracket
+            return 1
+        }
+        depth += 1
         needsComma = false
     }
 
     private mutating func end(_ bracket: UInt8) {
         unique()
-        needsComma = enclosingNeedsComma.removeLast()
+        precondition(depth > 0, "a JSON end without its begin")
+        depth -= 1
         out.append(bracket)
+        // The object or array just closed is a value of the one around it.
+        needsComma = true
     }
 
     public mutating func beginObject() { begin(UInt8(ascii: "{")) }
@@ -61,74 +91,168 @@ public struct JSONWriter {
 
     /// Writes `"key":` for one of the report's own names, copied without an escape scan (a
     /// name must need no escape); the next value call writes the value without a comma.
+    @inline(__always)
     public mutating func key(_ key: StaticString) {
+        unique()
+        putKey(key)
+    }
+
+    @inline(__always)
+    private mutating func putKey(_ key: StaticString) {
         assert(key.withUTF8Buffer { !$0.contains(where: Self.mayNeedEscape) }, "JSON names need no escape")
-        separator()
-        out.append(UInt8(ascii: "\""))
-        out.append(key)
-        out.append(UInt8(ascii: "\""))
-        out.append(UInt8(ascii: ":"))
+        key.withUTF8Buffer { name in
+            putValue(atMost: name.count + 3) { start in
+                start.pointee = UInt8(ascii: "\"")
+                Self.copy(name, to: start + 1)
+                start[name.count + 1] = UInt8(ascii: "\"")
+                start[name.count + 2] = UInt8(ascii: ":")
+                return name.count + 3
+            }
+        }
         needsComma = false
     }
 
     /// `key(_:)` for a name taken from data (a dictionary's key, a decoded field's name): escaped.
     public mutating func dynamicKey(_ key: String) {
-        separator()
-        appendString(key)
+        unique()
+        putString(key)
         out.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
-    public mutating func string(_ value: String) { separator(); appendString(value) }
+    public mutating func string(_ value: String) {
+        unique()
+        putString(value)
+    }
 
     /// `bytes` as a string of lower-case hex digits (`Hex.string`), written without a String.
     public mutating func hexString<Bytes: Collection<UInt8>>(_ value: Bytes) {
-        separator()
-        out.append(UInt8(ascii: "\""))
+        unique()
+        putValue(atMost: 1) { start in
+            start.pointee = UInt8(ascii: "\"")
+            return 1
+        }
         Hex.append(value, to: &out)
         out.append(UInt8(ascii: "\""))
     }
+
     public mutating func int<T: BinaryInteger>(_ value: T) {
-        separator()
+        unique()
+        putInt(value)
+    }
+
+    @inline(__always)
+    private mutating func putInt<T: BinaryInteger>(_ value: T) {
         if let small = Int64(exactly: value) {
-            DecimalText.append(small, to: &out)
+            putValue(atMost: 20) { DecimalText.write(small, at: $0) }
         } else {
             var text = String(value)
-            text.withUTF8 { out.append(contentsOf: $0) }
+            text.withUTF8 { digits in putLiteral(digits) }
         }
     }
-    public mutating func bool(_ value: Bool) { separator(); out.append(value ? "true" : "false") }
+
+    public mutating func bool(_ value: Bool) {
+        unique()
+        putBool(value)
+    }
+
+    @inline(__always)
+    private mutating func putBool(_ value: Bool) {
+        let literal: StaticString = value ? "true" : "false"
+        literal.withUTF8Buffer { putLiteral($0) }
+    }
+
     /// `"C3"`, `"D2"`, written without a String.
     public mutating func id(_ value: some NumberedID) {
-        separator()
-        out.append(UInt8(ascii: "\""))
-        out.append(type(of: value).letter.asciiValue ?? UInt8(ascii: "?"))
-        DecimalText.append(Int64(value.number), to: &out)
-        out.append(UInt8(ascii: "\""))
+        unique()
+        putID(value)
     }
-    public mutating func null() { separator(); out.append("null") }
+
+    @inline(__always)
+    private mutating func putID(_ value: some NumberedID) {
+        let letter = type(of: value).letter.asciiValue ?? UInt8(ascii: "?")
+        let number = Int64(value.number)
+        putValue(atMost: 23) { start in
+            start[0] = UInt8(ascii: "\"")
+            start[1] = letter
+            let digits = DecimalText.write(number, at: start + 2)
+            start[digits + 2] = UInt8(ascii: "\"")
+            return digits + 3
+        }
+    }
+
+    public mutating func null() {
+        unique()
+        putNull()
+    }
+
+    @inline(__always)
+    private mutating func putNull() {
+        let literal: StaticString = "null"
+        literal.withUTF8Buffer { putLiteral($0) }
+    }
+
+    /// Text that needs no escape, as a value.
+    @inline(__always)
+    private mutating func putLiteral(_ text: UnsafeBufferPointer<UInt8>) {
+        putValue(atMost: text.count) { start in
+            Self.copy(text, to: start)
+            return text.count
+        }
+    }
 
     /// Writes a pre-encoded JSON fragment as a value (for nesting writers).
     public mutating func raw(_ json: [UInt8]) {
-        separator()
-        json.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+        unique()
+        json.withUnsafeBufferPointer { fragment in
+            putValue(atMost: fragment.count) { start in
+                if let source = fragment.baseAddress { start.initialize(from: source, count: fragment.count) }
+                return fragment.count
+            }
+        }
     }
 
-    public mutating func field(_ name: StaticString, _ value: String) { key(name); string(value) }
-    public mutating func field<T: BinaryInteger>(_ name: StaticString, _ value: T) { key(name); int(value) }
-    public mutating func field(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
+    @inline(__always)
+    public mutating func field(_ name: StaticString, _ value: String) {
+        unique()
+        putKey(name)
+        putString(value)
+    }
+    @inline(__always)
+    public mutating func field<T: BinaryInteger>(_ name: StaticString, _ value: T) {
+        unique()
+        putKey(name)
+        putInt(value)
+    }
+    @inline(__always)
+    public mutating func field(_ name: StaticString, _ value: Bool) {
+        unique()
+        putKey(name)
+        putBool(value)
+    }
+    @inline(__always)
     public mutating func field(_ name: StaticString, optional value: String?) {
-        key(name)
-        if let value { string(value) } else { null() }
+        unique()
+        putKey(name)
+        if let value { putString(value) } else { putNull() }
     }
+    @inline(__always)
     public mutating func field<T: BinaryInteger>(_ name: StaticString, optional value: T?) {
-        key(name)
-        if let value { int(value) } else { null() }
+        unique()
+        putKey(name)
+        if let value { putInt(value) } else { putNull() }
     }
-    public mutating func field(_ name: StaticString, _ value: some NumberedID) { key(name); id(value) }
+    @inline(__always)
+    public mutating func field(_ name: StaticString, _ value: some NumberedID) {
+        unique()
+        putKey(name)
+        putID(value)
+    }
+    @inline(__always)
     public mutating func field<ID: NumberedID>(_ name: StaticString, optional value: ID?) {
-        key(name)
-        if let value { id(value) } else { null() }
+        unique()
+        putKey(name)
+        if let value { putID(value) } else { putNull() }
     }
 
     /// Renders a decoded value: integers as numbers, bytes as lower-case hex strings, addresses
@@ -168,26 +292,61 @@ public struct JSONWriter {
     /// `\\` (0x5C) and DEL (0x7F), less 64.
     private static let escapedBelow128: UInt64 = 1 << (0x5C - 64) | 1 << (0x7F - 64)
 
-    /// An ISO 8601 time (`Timestamp.iso8601`) as a string value, written without a String.
-    public mutating func isoTime(unixMicroseconds us: Int64) {
-        separator()
-        out.append(UInt8(ascii: "\""))
-        Timestamp.appendISO8601(unixMicroseconds: us, to: &out)
-        out.append(UInt8(ascii: "\""))
+    /// Copies a few bytes a word at a time, the last word overlapping the one before: inline,
+    /// for names and short values that a call to memcpy would cost more than.
+    @inline(__always)
+    private static func copy(_ source: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>) {
+        guard let from = source.baseAddress else { return }
+        let count = source.count
+        let raw = UnsafeRawPointer(from)
+        let to = UnsafeMutableRawPointer(target)
+        if count >= 8 {
+            var offset = 0
+            while offset < count - 8 {
+                to.storeBytes(of: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            to.storeBytes(of: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self), toByteOffset: count - 8, as: UInt64.self)
+        } else if count >= 4 {
+            to.storeBytes(of: raw.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            to.storeBytes(of: raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self), toByteOffset: count - 4, as: UInt32.self)
+        } else {
+            for offset in 0..<count { target[offset] = from[offset] }
+        }
     }
 
-    private mutating func appendString(_ text: String) {
-        out.append(UInt8(ascii: "\""))
-        // Most keys and values need no escape: copied as they are from their contiguous UTF-8
-        // (the loop below writes the others, escaping what needs it).
+    /// An ISO 8601 time (`Timestamp.iso8601`) as a string value, written without a String.
+    public mutating func isoTime(unixMicroseconds us: Int64) {
+        unique()
+        putValue(atMost: 50) { start in
+            start.pointee = UInt8(ascii: "\"")
+            let time = Timestamp.writeISO8601(unixMicroseconds: us, at: start + 1)
+            start[time + 1] = UInt8(ascii: "\"")
+            return time + 2
+        }
+    }
+
+    /// A string value; most need no escape and are copied as they are from their contiguous UTF-8.
+    @inline(__always)
+    private mutating func putString(_ text: String) {
         let copied = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            guard !utf8.contains(where: Self.mayNeedEscape) else { return false }
-            out.append(contentsOf: utf8)
+            for byte in utf8 where Self.mayNeedEscape(byte) { return false }
+            putValue(atMost: utf8.count + 2) { start in
+                start.pointee = UInt8(ascii: "\"")
+                Self.copy(utf8, to: start + 1)
+                start[utf8.count + 1] = UInt8(ascii: "\"")
+                return utf8.count + 2
+            }
             return true
         } ?? false
-        if copied {
-            out.append(UInt8(ascii: "\""))
-            return
+        if !copied { putEscaped(text) }
+    }
+
+    /// `putString` for the text that may need an escape.
+    private mutating func putEscaped(_ text: String) {
+        putValue(atMost: 1) { start in
+            start.pointee = UInt8(ascii: "\"")
+            return 1
         }
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -216,3 +375,7 @@ public struct JSONWriter {
         Hex.append([UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)], to: &out)
     }
 }
+
+/// Copy-on-write as an array is: a buffer that copies share is only read, so a writer can be
+/// handed to another thread (`ParallelJSON`).
+extension JSONWriter: @unchecked Sendable {}

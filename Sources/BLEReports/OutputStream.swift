@@ -34,6 +34,17 @@ public final class BufferedOutput {
     }
 
     public func write(bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { write(bytes: $0) }
+    }
+
+    /// Bytes lent for the call; a block the size of the buffer or more goes out at once, not
+    /// through the buffer (a streamed report's pieces).
+    public func write(bytes: UnsafeBufferPointer<UInt8>) {
+        if bytes.count >= capacity {
+            flush()
+            writeAll(UnsafeRawBufferPointer(bytes))
+            return
+        }
         buffer.append(contentsOf: bytes)
         if buffer.count >= capacity { flush() }
     }
@@ -45,19 +56,21 @@ public final class BufferedOutput {
     }
 
     public func flush() {
-        guard !buffer.isEmpty, !failed else { buffer.removeAll(keepingCapacity: true); return }
-        var offset = 0
-        buffer.withUnsafeBytes { raw in
-            while offset < raw.count {
-                let written = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failed = true
-                    return
-                }
-                offset += written
-            }
-        }
+        buffer.withUnsafeBytes { writeAll($0) }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func writeAll(_ raw: UnsafeRawBufferPointer) {
+        guard !raw.isEmpty, !failed else { return }
+        var offset = 0
+        while offset < raw.count {
+            let written = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                failed = true
+                return
+            }
+            offset += written
+        }
     }
 }

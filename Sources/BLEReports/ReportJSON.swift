@@ -17,10 +17,14 @@ public enum ReportJSON {
     /// its long arrays on two threads (`ParallelJSON`), for a caller that leaves a core free.
     public static func write(_ analysis: Analysis, commandLine: String, chunkSize: Int = 1 << 16, parallel: Bool = true,
                              to sink: ([UInt8]) -> Void) {
+        write(analysis, commandLine: commandLine, chunkSize: chunkSize, parallel: parallel, lendingTo: { sink(Array($0)) })
+    }
+
+    /// `write(_:commandLine:chunkSize:parallel:to:)` lending each piece to `sink` for the call
+    /// only, for a sink that copies it out anyway (`BufferedOutput`): no array per piece.
+    public static func write(_ analysis: Analysis, commandLine: String, chunkSize: Int = 1 << 16, parallel: Bool = true,
+                             lendingTo sink: (UnsafeBufferPointer<UInt8>) -> Void) {
         var w = JSONWriter(capacity: min(chunkSize, 1 << 16) + 4096)
-        /// Called between the elements of the long arrays, with the writer lent (`w` itself is
-        /// then lent to `ParallelJSON`).
-        func flushIfFull(_ w: inout JSONWriter) { if w.count >= chunkSize { sink(w.takeBytes()) } }
         let report = analysis.report
         w.beginObject()
         w.field("schemaVersion", schemaVersion)
@@ -34,7 +38,8 @@ public enum ReportJSON {
         stats(report.stats, into: &w)
         w.key("devices")
         w.beginArray()
-        ParallelJSON.writeElements(report.devices, into: &w, parallel: parallel, afterEach: flushIfFull) { device, w in
+        ParallelJSON.writeElements(report.devices, into: &w, parallel: parallel,
+                                   chunkSize: chunkSize, sink: sink) { device, w in
             self.device(device, into: &w)
         }
         w.endArray()
@@ -43,7 +48,8 @@ public enum ReportJSON {
         let noGATT = gattJSON([])
         w.key("connections")
         w.beginArray()
-        ParallelJSON.writeElements(report.connections, into: &w, parallel: parallel, afterEach: flushIfFull) { connection, w in
+        ParallelJSON.writeElements(report.connections, into: &w, parallel: parallel,
+                                   chunkSize: chunkSize, sink: sink) { connection, w in
             let gatt = connection.gatt.isEmpty ? connection.deviceID.flatMap { gattJSONByDevice[$0] } ?? noGATT
                 : gattJSON(connection.gatt)
             self.connection(connection, gattJSON: gatt, into: &w)
@@ -68,13 +74,15 @@ public enum ReportJSON {
         profiles(analysis, into: &w)
         w.key("vendorFrames")
         w.beginArray()
-        ParallelJSON.writeElements(analysis.vendorFrames, into: &w, parallel: parallel, afterEach: flushIfFull) { frame, w in
+        ParallelJSON.writeElements(analysis.vendorFrames, into: &w, parallel: parallel,
+                                   chunkSize: chunkSize, sink: sink) { frame, w in
             vendorFrame(frame, into: &w)
         }
         w.endArray()
         w.key("failures")
         w.beginArray()
-        ParallelJSON.writeElements(report.failures, into: &w, parallel: parallel, afterEach: flushIfFull) { failure, w in
+        ParallelJSON.writeElements(report.failures, into: &w, parallel: parallel,
+                                   chunkSize: chunkSize, sink: sink) { failure, w in
             self.failure(failure, into: &w)
         }
         w.endArray()
@@ -83,7 +91,7 @@ public enum ReportJSON {
         for notice in report.notices { failure(notice, into: &w) }
         w.endArray()
         w.endObject()
-        sink(w.takeBytes())
+        w.lendBytes(to: sink)
     }
 
     /// A time as `nameUs` (microseconds) and `name` (ISO 8601).

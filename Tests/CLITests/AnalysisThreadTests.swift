@@ -50,7 +50,7 @@ struct AnalysisThreadTests {
             var streamed: [UInt8] = []
             w.beginArray()
             ParallelJSON.writeElements(Array(0..<count), into: &w, parallel: parallel,
-                                       afterEach: { w in if w.count > 100 { streamed += w.takeBytes() } }) { i, w in
+                                       chunkSize: 100, sink: { streamed += $0 }) { i, w in
                 w.beginObject()
                 w.field("i", i)
                 w.field("name", "<\(i)>")
