@@ -176,9 +176,12 @@ struct FewKeys<Key: Hashable, Value> {
     mutating func move(into list: inout [(key: Key, value: Value)]) where Key: Comparable {
         guard !keys.isEmpty else { return }
         list.reserveCapacity(list.count + keys.count + others.count)
-        for (key, value) in zip(keys, values) { list.append((key, value)) }
+        // Into an empty list, the listed keys (each once) in key order are the whole answer:
+        // sorting their indices spares sorting the pairs, values and all.
+        let inOrder = list.isEmpty && others.isEmpty
+        for index in keys.indices.sorted(by: { keys[$0] < keys[$1] }) { list.append((keys[index], values[index])) }
         for (key, value) in others { list.append((key, value)) }
-        KeyedList.sortKeepingLast(&list)
+        if !inOrder { KeyedList.sortKeepingLast(&list) }
         self = FewKeys()
     }
 }
