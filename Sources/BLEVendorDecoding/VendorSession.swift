@@ -215,27 +215,26 @@ public struct VendorSession: Sendable {
     /// A cut frame, or with `garbage` (why) bytes that could not be framed.
     private mutating func accept(_ cut: consuming FrameAssembler.Cut, garbage: String?, direction: VendorDirection,
                                  handle: UInt16, nowUs: Int64) {
-        // Garbage has no fields (all nil); not an optional: copied into one, the fields would
-        // cost a copy and a generic destroy per frame.
-        let decoded = garbage == nil
-            ? DecodedFields(frame: cut.bytes, plan: plan, direction: direction, keepsPlaintext: keepsPlaintext)
-            : DecodedFields()
-        let problem = garbage ?? decoded.problem
-        let name = rememberedCommandName(direction: direction, command: decoded.command, sequence: decoded.sequence,
-                                         raw: cut.bytes)
         // Made in its place in the queue and changed there: a frame held in a variable would be
-        // copied in.
+        // copied in. Its fields are decoded there too (garbage has none, all nil); a malformed
+        // frame's decoding stops at its problem, before plaintext and check values.
         heldFrames.append(VendorFrame(
             id: nextID, connection: connection, direction: direction, attOpcode: cut.attOpcode, handle: handle,
             firstTimeUs: cut.firstTimeUs, lastTimeUs: cut.lastTimeUs, firstRecord: cut.firstRecord,
             lastRecord: cut.lastRecord, firstFragmentRecord: cut.firstFragmentRecord,
             firstFragmentTimeUs: cut.firstFragmentUs, fragments: cut.fragments, raw: cut.bytes,
-            plaintext: problem == nil ? decoded.plaintext : nil, checksumOK: decoded.checksumOK,
-            command: decoded.command, commandName: name, sequence: decoded.sequence, status: decoded.status,
-            statusOK: decoded.statusOK, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: problem,
-            checksumCarried: problem == nil ? decoded.checksumCarried : nil,
-            checksumComputed: problem == nil ? decoded.checksumComputed : nil, commandFieldSize: plan.commandField?.size))
+            plaintext: nil, checksumOK: nil, command: nil, commandName: nil, sequence: nil, status: nil,
+            statusOK: nil, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: garbage,
+            checksumCarried: nil, checksumComputed: nil, commandFieldSize: plan.commandField?.size))
         let new = heldFrames.count - 1
+        if garbage == nil {
+            DecodedFields.decode(cut.bytes, plan: plan, direction: direction, keepsPlaintext: keepsPlaintext,
+                                 into: &heldFrames[new])
+        }
+        let problem = heldFrames[new].problem
+        let name = rememberedCommandName(direction: direction, command: heldFrames[new].command,
+                                         sequence: heldFrames[new].sequence, raw: cut.bytes)
+        heldFrames[new].commandName = name
         var state = HeldState()
         nextID += 1
         if problem != nil {
