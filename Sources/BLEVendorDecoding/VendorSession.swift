@@ -150,7 +150,7 @@ public struct VendorSession: Sendable {
             ArrayDrain.all(&completed) { accept($0, direction: direction, handle: handle, nowUs: timeUs) }
             swap(&completed, &outputs)
         }
-        if let whole { accept(whole, garbage: nil, direction: direction, handle: handle, nowUs: timeUs) }
+        if let whole { accept(consume bytes, from: whole, garbage: nil, direction: direction, handle: handle, nowUs: timeUs) }
         flush(into: &events)
     }
 
@@ -207,14 +207,15 @@ public struct VendorSession: Sendable {
     private mutating func accept(_ output: consuming FrameAssembler.Output, direction: VendorDirection, handle: UInt16,
                                  nowUs: Int64) {
         switch consume output {
-        case .frame(let cut): accept(cut, garbage: nil, direction: direction, handle: handle, nowUs: nowUs)
-        case .garbage(let cut, let reason): accept(cut, garbage: reason, direction: direction, handle: handle, nowUs: nowUs)
+        case .frame(let cut): accept(cut.bytes, from: cut.origin, garbage: nil, direction: direction, handle: handle, nowUs: nowUs)
+        case .garbage(let cut, let reason):
+            accept(cut.bytes, from: cut.origin, garbage: reason, direction: direction, handle: handle, nowUs: nowUs)
         }
     }
 
-    /// A cut frame, or with `garbage` (why) bytes that could not be framed.
-    private mutating func accept(_ cut: consuming FrameAssembler.Cut, garbage: String?, direction: VendorDirection,
-                                 handle: UInt16, nowUs: Int64) {
+    /// The bytes of a cut frame, or with `garbage` (why) bytes that could not be framed.
+    private mutating func accept(_ bytes: consuming ByteView, from cut: FrameAssembler.Origin, garbage: String?,
+                                 direction: VendorDirection, handle: UInt16, nowUs: Int64) {
         // Made in its place in the queue and changed there: a frame held in a variable would be
         // copied in. Its fields are decoded there too (garbage has none, all nil); a malformed
         // frame's decoding stops at its problem, before plaintext and check values.
@@ -222,18 +223,18 @@ public struct VendorSession: Sendable {
             id: nextID, connection: connection, direction: direction, attOpcode: cut.attOpcode, handle: handle,
             firstTimeUs: cut.firstTimeUs, lastTimeUs: cut.lastTimeUs, firstRecord: cut.firstRecord,
             lastRecord: cut.lastRecord, firstFragmentRecord: cut.firstFragmentRecord,
-            firstFragmentTimeUs: cut.firstFragmentUs, fragments: cut.fragments, raw: cut.bytes,
+            firstFragmentTimeUs: cut.firstFragmentUs, fragments: cut.fragments, raw: copy bytes,
             plaintext: nil, checksumOK: nil, command: nil, commandName: nil, sequence: nil, status: nil,
             statusOK: nil, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: garbage,
             checksumCarried: nil, checksumComputed: nil, commandFieldSize: plan.commandField?.size))
         let new = heldFrames.count - 1
         if garbage == nil {
-            DecodedFields.decode(cut.bytes, plan: plan, direction: direction, keepsPlaintext: keepsPlaintext,
+            DecodedFields.decode(bytes, plan: plan, direction: direction, keepsPlaintext: keepsPlaintext,
                                  into: &heldFrames[new])
         }
         let problem = heldFrames[new].problem
         let name = rememberedCommandName(direction: direction, command: heldFrames[new].command,
-                                         sequence: heldFrames[new].sequence, raw: cut.bytes)
+                                         sequence: heldFrames[new].sequence, raw: bytes)
         heldFrames[new].commandName = name
         var state = HeldState()
         nextID += 1
