@@ -214,8 +214,11 @@ public struct VendorSession: Sendable {
     }
 
     /// The bytes of a cut frame, or with `garbage` (why) bytes that could not be framed.
-    private mutating func accept(_ bytes: consuming ByteView, from cut: FrameAssembler.Origin, garbage: String?,
+    private mutating func accept(_ bytes: consuming ByteView, from cut: FrameAssembler.Origin, garbage: consuming String?,
                                  direction: VendorDirection, handle: UInt16, nowUs: Int64) {
+        // The reason moves into the frame, and whether the frame is malformed is read there
+        // (each copy of a string costs a retain and a release per frame, even of nil).
+        let isGarbage = garbage != nil
         // Made in its place in the queue and changed there: a frame held in a variable would be
         // copied in. Its fields are decoded there too (garbage has none, all nil); a malformed
         // frame's decoding stops at its problem, before plaintext and check values.
@@ -228,28 +231,28 @@ public struct VendorSession: Sendable {
             statusOK: nil, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: garbage,
             checksumCarried: nil, checksumComputed: nil, commandFieldSize: plan.commandField?.size))
         let new = heldFrames.count - 1
-        if garbage == nil {
+        if !isGarbage {
             DecodedFields.decode(bytes, plan: plan, direction: direction, keepsPlaintext: keepsPlaintext,
                                  into: &heldFrames[new])
         }
-        let problem = heldFrames[new].problem
+        let malformed = heldFrames[new].problem != nil
         let name = rememberedCommandName(direction: direction, command: heldFrames[new].command,
                                          sequence: heldFrames[new].sequence, raw: bytes)
         heldFrames[new].commandName = name
         var state = HeldState()
         nextID += 1
-        if problem != nil {
+        if malformed {
             heldFrames[new].outcome = .malformed
             state.failures.append(failure(.malformedFrame, frame: heldFrames[new], timeUs: heldFrames[new].lastTimeUs,
                                           detectedUs: nowUs, summary: "malformed vendor frame on handle \(Hex.code(handle, width: 4)): "
-                                              + "\(problem ?? "") (\(Hex.string(heldFrames[new].raw, limit: 32)))"))
+                                              + "\(heldFrames[new].problem ?? "") (\(Hex.string(heldFrames[new].raw, limit: 32)))"))
         } else if heldFrames[new].checksumOK == false {
             heldFrames[new].outcome = .crcMismatch
             state.failures.append(failure(.crcMismatch, frame: heldFrames[new], timeUs: heldFrames[new].lastTimeUs,
                                           detectedUs: nowUs, summary: "\(describe(heldFrames[new])): checksum does not verify"
                                               + checksumValues(heldFrames[new])))
         }
-        guard let commandTimeoutUs = plan.commandTimeoutUs, heldFrames[new].command != nil, problem == nil else {
+        guard let commandTimeoutUs = plan.commandTimeoutUs, heldFrames[new].command != nil, !malformed else {
             return hold(state)
         }
         switch direction {
