@@ -12,6 +12,12 @@ struct FrameAssembler: Sendable {
     /// bytes in place (a view of its record's batch); bytes joined from several are copied.
     struct Cut: Sendable, Equatable {
         var bytes: ByteView
+        var origin: Origin
+    }
+
+    /// The fragments a cut came from: plain values, passed on beside its bytes (a cut passed
+    /// whole is copied and destroyed through outlined value witnesses, for its bytes).
+    struct Origin: Sendable, Equatable {
         var firstTimeUs: Int64
         var lastTimeUs: Int64
         var firstRecord: Int
@@ -60,8 +66,8 @@ struct FrameAssembler: Sendable {
     /// Adds one ATT value, appending what it completes to `out`; `fragmentLimit` is ATT_MTU − 3.
     /// `firstFragment` is the record and time of the value's first L2CAP fragment. A value that is
     /// one whole frame comes back instead, the frame after whatever is in `out`.
-    mutating func feed(_ value: consuming ByteView, timeUs: Int64, record: Int, attOpcode: UInt8,
-                       firstFragment: (record: Int, timeUs: Int64), fragmentLimit: Int, into out: inout [Output]) -> Cut? {
+    mutating func feed(_ value: borrowing ByteView, timeUs: Int64, record: Int, attOpcode: UInt8,
+                       firstFragment: (record: Int, timeUs: Int64), fragmentLimit: Int, into out: inout [Output]) -> Origin? {
         let whole = value.withUnsafeBufferPointer {
             feed($0, timeUs: timeUs, record: record, attOpcode: attOpcode, firstFragment: firstFragment,
                  fragmentLimit: fragmentLimit, into: &out)
@@ -70,9 +76,8 @@ struct FrameAssembler: Sendable {
         // (copied into an array of its own, each frame would cost an allocation and a free), and
         // not through `out` (an enum with a string, moved in and out of the list per frame).
         guard whole else { return nil }
-        return Cut(bytes: value, firstTimeUs: timeUs, lastTimeUs: timeUs, firstRecord: record, lastRecord: record,
-                   fragments: 1, attOpcode: attOpcode, firstFragmentRecord: firstFragment.record,
-                   firstFragmentUs: firstFragment.timeUs)
+        return Origin(firstTimeUs: timeUs, lastTimeUs: timeUs, firstRecord: record, lastRecord: record, fragments: 1,
+                      attOpcode: attOpcode, firstFragmentRecord: firstFragment.record, firstFragmentUs: firstFragment.timeUs)
     }
 
     /// Cuts what `value` completes into `out`; true when `value` is one whole frame, which the
@@ -220,8 +225,8 @@ struct FrameAssembler: Sendable {
     private mutating func take(_ count: Int) -> Cut {
         let bytes = ByteView(Array(buffer.prefix(count)))
         buffer.removeFirst(min(count, buffer.count))
-        var cut = Cut(bytes: bytes, firstTimeUs: 0, lastTimeUs: 0, firstRecord: 0, lastRecord: 0, fragments: 0,
-                      attOpcode: pieces.first?.attOpcode ?? 0, firstFragmentRecord: 0, firstFragmentUs: 0)
+        var cut = Origin(firstTimeUs: 0, lastTimeUs: 0, firstRecord: 0, lastRecord: 0, fragments: 0,
+                         attOpcode: pieces.first?.attOpcode ?? 0, firstFragmentRecord: 0, firstFragmentUs: 0)
         var needed = count
         while needed > 0, var piece = pieces.first {
             if cut.fragments == 0 {
@@ -239,6 +244,6 @@ struct FrameAssembler: Sendable {
             piece.remaining -= used
             if piece.remaining == 0 { pieces.removeFirst() } else { pieces[pieces.startIndex] = piece }
         }
-        return cut
+        return Cut(bytes: bytes, origin: cut)
     }
 }

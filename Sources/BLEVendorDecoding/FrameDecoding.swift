@@ -1,9 +1,25 @@
 import BLEBase
 
+/// The fields a frame's decoding writes (`DecodedFields.decode`): a `DecodedFields` of its own,
+/// or the fields of a held frame, decoded in place.
+protocol DecodedFieldsStore {
+    var plaintext: [UInt8]? { get set }
+    var checksumOK: Bool? { get set }
+    var checksumCarried: UInt16? { get set }
+    var checksumComputed: UInt16? { get set }
+    var command: Int? { get set }
+    var sequence: Int? { get set }
+    var status: Int? { get set }
+    var statusOK: Bool? { get set }
+    var problem: String? { get set }
+}
+
+extension VendorFrame: DecodedFieldsStore {}
+
 /// The fields of one cut frame, read by the profile: command, sequence, de-obfuscated payload,
 /// checksum verdict and status. A frame whose layout does not fit (too short for its header
 /// and trailer, wrong tail, key expression failing) gets a `problem` and is malformed.
-struct DecodedFields: Sendable, Equatable {
+struct DecodedFields: DecodedFieldsStore, Sendable, Equatable {
     var plaintext: [UInt8]?
     var checksumOK: Bool?
     var checksumCarried: UInt16?
@@ -22,34 +38,36 @@ struct DecodedFields: Sendable, Equatable {
     /// are de-obfuscated alone.
     init(frame raw: ByteView, plan: FramePlan, direction: VendorDirection, keepsPlaintext: Bool = true) {
         self.init()
-        decode(raw, plan: plan, direction: direction, keepsPlaintext: keepsPlaintext)
+        Self.decode(raw, plan: plan, direction: direction, keepsPlaintext: keepsPlaintext, into: &self)
     }
 
-    /// The body of `init(frame:…)`, on fields that start empty: written in place, where the init's
-    /// own `self`, left early on its failures, was copied out and destroyed per frame.
-    private mutating func decode(_ raw: ByteView, plan: FramePlan, direction: VendorDirection, keepsPlaintext: Bool) {
-        command = plan.commandField.flatMap { Self.read(raw, $0) }
-        sequence = plan.sequenceField.flatMap { Self.read(raw, $0) }
+    /// The body of `init(frame:…)`, on fields that start empty (nil): written in place, so that a
+    /// session decodes a frame in its queue, where fields decoded apart were copied into the
+    /// frame and destroyed.
+    static func decode(_ raw: ByteView, plan: FramePlan, direction: VendorDirection, keepsPlaintext: Bool,
+                       into fields: inout some DecodedFieldsStore) {
+        fields.command = plan.commandField.flatMap { Self.read(raw, $0) }
+        fields.sequence = plan.sequenceField.flatMap { Self.read(raw, $0) }
         let d = direction.index
         let payloadStart = plan.framings[d].payloadOffset
         let payloadEnd = raw.count - plan.framings[d].trailerSize
         // Read through `raw` by offset; a view of its own is made only for the plaintext (each
         // view costs a retain and a release per frame).
         guard payloadEnd >= payloadStart, payloadStart >= 0, payloadEnd <= raw.count else {
-            problem = "\(raw.count) bytes cannot hold a \(payloadStart)-byte header and \(plan.framings[d].trailerSize)-byte trailer"
+            fields.problem = "\(raw.count) bytes cannot hold a \(payloadStart)-byte header and \(plan.framings[d].trailerSize)-byte trailer"
             return
         }
         let tail = plan.framings[d].tail
         guard Self.ends(raw, with: tail) else {
-            problem = "tail is \(Hex.string(raw.suffix(tail.count))), expected \(Hex.string(tail))"
+            fields.problem = "tail is \(Hex.string(raw.suffix(tail.count))), expected \(Hex.string(tail))"
             return
         }
         let key: Key
         do throws(ExpressionError) {
-            key = try Self.key(plan: plan, raw: raw, payloadIsEmpty: payloadEnd == payloadStart, command: command,
-                               sequence: sequence, direction: d)
+            key = try Self.key(plan: plan, raw: raw, payloadIsEmpty: payloadEnd == payloadStart, command: fields.command,
+                               sequence: fields.sequence, direction: d)
         } catch {
-            problem = "XOR key: \(error)"
+            fields.problem = "XOR key: \(error)"
             return
         }
         var plaintext: [UInt8]?
@@ -57,34 +75,35 @@ struct DecodedFields: Sendable, Equatable {
             do throws(ExpressionError) {
                 plaintext = try Self.xor(raw.view(payloadStart..<payloadEnd) ?? [], key)
             } catch {
-                problem = "XOR key: \(error)"
+                fields.problem = "XOR key: \(error)"
                 return
             }
         }
         if let verified = plan.verifyChecksum(sent: raw, plaintext: plaintext, payloadStart: payloadStart, payloadEnd: payloadEnd) {
             if let (stored, computed) = verified {
-                checksumOK = stored == computed
-                (checksumCarried, checksumComputed) = (UInt16(truncatingIfNeeded: stored), UInt16(truncatingIfNeeded: computed))
+                fields.checksumOK = stored == computed
+                fields.checksumCarried = UInt16(truncatingIfNeeded: stored)
+                fields.checksumComputed = UInt16(truncatingIfNeeded: computed)
             } else {
-                problem = "\(raw.count) bytes cannot hold the checksum at \(plan.checksumRule.at)"
+                fields.problem = "\(raw.count) bytes cannot hold the checksum at \(plan.checksumRule.at)"
                 return
             }
         }
-        if direction == .deviceToHost, plan.carriesStatus(command: command) {
+        if direction == .deviceToHost, plan.carriesStatus(command: fields.command) {
             let (offset, size) = (plan.statusOffset, plan.statusSize)
             if let plaintext {
-                status = ByteReader.unsigned(in: plaintext, at: offset, size: size, bigEndian: true).map { Int($0) }
+                fields.status = ByteReader.unsigned(in: plaintext, at: offset, size: size, bigEndian: true).map { Int($0) }
             } else if size >= 1, size <= 8, offset >= 0, offset <= payloadEnd - payloadStart - size {
                 // The key does not vary per byte here: the status bytes de-obfuscate alone.
                 var value: UInt64 = 0
                 for i in offset..<offset + size {
                     value = value << 8 | UInt64(raw[payloadStart + i] ^ key.byte(at: i))
                 }
-                status = Int(value)
+                fields.status = Int(value)
             }
-            if let status { statusOK = plan.statusSucceeds(status) }
+            if let status = fields.status { fields.statusOK = plan.statusSucceeds(status) }
         }
-        self.plaintext = plaintext
+        fields.plaintext = plaintext
     }
 
     /// The XOR key of a frame's payload bytes.

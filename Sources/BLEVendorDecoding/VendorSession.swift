@@ -150,7 +150,7 @@ public struct VendorSession: Sendable {
             ArrayDrain.all(&completed) { accept($0, direction: direction, handle: handle, nowUs: timeUs) }
             swap(&completed, &outputs)
         }
-        if let whole { accept(whole, garbage: nil, direction: direction, handle: handle, nowUs: timeUs) }
+        if let whole { accept(consume bytes, from: whole, garbage: nil, direction: direction, handle: handle, nowUs: timeUs) }
         flush(into: &events)
     }
 
@@ -207,49 +207,52 @@ public struct VendorSession: Sendable {
     private mutating func accept(_ output: consuming FrameAssembler.Output, direction: VendorDirection, handle: UInt16,
                                  nowUs: Int64) {
         switch consume output {
-        case .frame(let cut): accept(cut, garbage: nil, direction: direction, handle: handle, nowUs: nowUs)
-        case .garbage(let cut, let reason): accept(cut, garbage: reason, direction: direction, handle: handle, nowUs: nowUs)
+        case .frame(let cut): accept(cut.bytes, from: cut.origin, garbage: nil, direction: direction, handle: handle, nowUs: nowUs)
+        case .garbage(let cut, let reason):
+            accept(cut.bytes, from: cut.origin, garbage: reason, direction: direction, handle: handle, nowUs: nowUs)
         }
     }
 
-    /// A cut frame, or with `garbage` (why) bytes that could not be framed.
-    private mutating func accept(_ cut: consuming FrameAssembler.Cut, garbage: String?, direction: VendorDirection,
-                                 handle: UInt16, nowUs: Int64) {
-        // Garbage has no fields (all nil); not an optional: copied into one, the fields would
-        // cost a copy and a generic destroy per frame.
-        let decoded = garbage == nil
-            ? DecodedFields(frame: cut.bytes, plan: plan, direction: direction, keepsPlaintext: keepsPlaintext)
-            : DecodedFields()
-        let problem = garbage ?? decoded.problem
-        let name = rememberedCommandName(direction: direction, command: decoded.command, sequence: decoded.sequence,
-                                         raw: cut.bytes)
+    /// The bytes of a cut frame, or with `garbage` (why) bytes that could not be framed.
+    private mutating func accept(_ bytes: consuming ByteView, from cut: FrameAssembler.Origin, garbage: consuming String?,
+                                 direction: VendorDirection, handle: UInt16, nowUs: Int64) {
+        // The reason moves into the frame, and whether the frame is malformed is read there
+        // (each copy of a string costs a retain and a release per frame, even of nil).
+        let isGarbage = garbage != nil
         // Made in its place in the queue and changed there: a frame held in a variable would be
-        // copied in.
+        // copied in. Its fields are decoded there too (garbage has none, all nil); a malformed
+        // frame's decoding stops at its problem, before plaintext and check values.
         heldFrames.append(VendorFrame(
             id: nextID, connection: connection, direction: direction, attOpcode: cut.attOpcode, handle: handle,
             firstTimeUs: cut.firstTimeUs, lastTimeUs: cut.lastTimeUs, firstRecord: cut.firstRecord,
             lastRecord: cut.lastRecord, firstFragmentRecord: cut.firstFragmentRecord,
-            firstFragmentTimeUs: cut.firstFragmentUs, fragments: cut.fragments, raw: cut.bytes,
-            plaintext: problem == nil ? decoded.plaintext : nil, checksumOK: decoded.checksumOK,
-            command: decoded.command, commandName: name, sequence: decoded.sequence, status: decoded.status,
-            statusOK: decoded.statusOK, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: problem,
-            checksumCarried: problem == nil ? decoded.checksumCarried : nil,
-            checksumComputed: problem == nil ? decoded.checksumComputed : nil, commandFieldSize: plan.commandField?.size))
+            firstFragmentTimeUs: cut.firstFragmentUs, fragments: cut.fragments, raw: copy bytes,
+            plaintext: nil, checksumOK: nil, command: nil, commandName: nil, sequence: nil, status: nil,
+            statusOK: nil, outcome: .ok, matchedFrame: nil, latencyUs: nil, problem: garbage,
+            checksumCarried: nil, checksumComputed: nil, commandFieldSize: plan.commandField?.size))
         let new = heldFrames.count - 1
+        if !isGarbage {
+            DecodedFields.decode(bytes, plan: plan, direction: direction, keepsPlaintext: keepsPlaintext,
+                                 into: &heldFrames[new])
+        }
+        let malformed = heldFrames[new].problem != nil
+        let name = rememberedCommandName(direction: direction, command: heldFrames[new].command,
+                                         sequence: heldFrames[new].sequence, raw: bytes)
+        heldFrames[new].commandName = name
         var state = HeldState()
         nextID += 1
-        if problem != nil {
+        if malformed {
             heldFrames[new].outcome = .malformed
             state.failures.append(failure(.malformedFrame, frame: heldFrames[new], timeUs: heldFrames[new].lastTimeUs,
                                           detectedUs: nowUs, summary: "malformed vendor frame on handle \(Hex.code(handle, width: 4)): "
-                                              + "\(problem ?? "") (\(Hex.string(heldFrames[new].raw, limit: 32)))"))
+                                              + "\(heldFrames[new].problem ?? "") (\(Hex.string(heldFrames[new].raw, limit: 32)))"))
         } else if heldFrames[new].checksumOK == false {
             heldFrames[new].outcome = .crcMismatch
             state.failures.append(failure(.crcMismatch, frame: heldFrames[new], timeUs: heldFrames[new].lastTimeUs,
                                           detectedUs: nowUs, summary: "\(describe(heldFrames[new])): checksum does not verify"
                                               + checksumValues(heldFrames[new])))
         }
-        guard let commandTimeoutUs = plan.commandTimeoutUs, heldFrames[new].command != nil, problem == nil else {
+        guard let commandTimeoutUs = plan.commandTimeoutUs, heldFrames[new].command != nil, !malformed else {
             return hold(state)
         }
         switch direction {

@@ -20,8 +20,8 @@ struct AssemblerTests {
         return out + assembler.flush(reason: "end")
     }
 
-    /// A value that is one whole frame becomes the frame in place, viewing the value's buffer;
-    /// a frame joined from two values has bytes of its own.
+    /// A value that is one whole frame comes back as its origin alone (its bytes stay the value's,
+    /// viewing its buffer); a frame joined from two values has bytes of its own.
     @Test func aWholeFrameValueIsViewedInPlace() throws {
         let batch: [UInt8] = [0xFF] + Self.getInfo + [0xEE]
         var reader = ByteReader(batch, range: 1..<1 + Self.getInfo.count)
@@ -30,8 +30,9 @@ struct AssemblerTests {
         var out: [FrameAssembler.Output] = []
         let fed = assembler.feed(value, timeUs: 1, record: 1, attOpcode: 0x1B, firstFragment: (1, 1), fragmentLimit: 20, into: &out)
         guard let whole = fed, out.isEmpty else { Issue.record("not one frame: \(out)"); return }
-        #expect(whole.bytes.array == Self.getInfo)
-        #expect(!whole.bytes.isWholeBuffer)
+        #expect(whole.fragments == 1 && whole.firstRecord == 1 && whole.lastRecord == 1)
+        #expect(value.array == Self.getInfo)
+        #expect(!value.isWholeBuffer)
         let joined = Self.feed([Array(Self.setTime[..<4]), Array(Self.setTime[4...])])
         guard case .frame(let cut)? = joined.first else { Issue.record("no frame: \(joined)"); return }
         #expect(cut.bytes.array == Self.setTime)
@@ -61,8 +62,9 @@ struct AssemblerTests {
         let out = Self.feed((Self.getInfo + Self.setTime).map { [$0] }, limit: 1)
         #expect(Self.frames(out) == [Self.getInfo, Self.setTime])
         guard case .frame(let second)? = out.last else { Issue.record("no frame"); return }
-        #expect(second.fragments == Self.setTime.count)
-        #expect(second.firstRecord == Self.getInfo.count + 1 && second.lastRecord == Self.getInfo.count + Self.setTime.count)
+        #expect(second.origin.fragments == Self.setTime.count)
+        #expect(second.origin.firstRecord == Self.getInfo.count + 1
+                && second.origin.lastRecord == Self.getInfo.count + Self.setTime.count)
     }
 
     /// A frame's first fragment is that of the value its first byte came in: a whole frame's,
@@ -77,22 +79,22 @@ struct AssemblerTests {
         out += assembler.feed(Array(stream[9...]), timeUs: 300, record: 9, attOpcode: 0x1B, firstFragment: (8, 290),
                               fragmentLimit: 20)
         let cuts = out.compactMap { if case .frame(let c) = $0 { c } else { nil } }
-        #expect(cuts.map(\.firstFragmentRecord) == [2, 5] && cuts.map(\.firstFragmentUs) == [90, 180])
-        #expect(cuts.map(\.firstRecord) == [4, 7] && cuts.map(\.lastRecord) == [4, 9])
+        #expect(cuts.map(\.origin.firstFragmentRecord) == [2, 5] && cuts.map(\.origin.firstFragmentUs) == [90, 180])
+        #expect(cuts.map(\.origin.firstRecord) == [4, 7] && cuts.map(\.origin.lastRecord) == [4, 9])
 
         var inside = FrameAssembler(framing: Self.framing)
         let both = inside.feed(Array(stream[3...]), timeUs: 50, record: 12, attOpcode: 0x1B, firstFragment: (11, 40),
                                fragmentLimit: 20)
         guard case .frame(let second)? = both.last else { Issue.record("no frame"); return }
-        #expect(second.bytes.array == Self.setTime && second.firstFragmentRecord == 11 && second.firstFragmentUs == 40)
+        #expect(second.bytes.array == Self.setTime && second.origin.firstFragmentRecord == 11 && second.origin.firstFragmentUs == 40)
     }
 
     @Test func garbageBeforeSyncIsReportedThenResynchronised() {
         let out = Self.feed([[0x01, 0x02, 0x03] + Self.getInfo])
         #expect(out.count == 2)
-        #expect(out.first == .garbage(FrameAssembler.Cut(bytes: [1, 2, 3], firstTimeUs: 0, lastTimeUs: 0, firstRecord: 1,
-                                                         lastRecord: 1, fragments: 1, attOpcode: 0x1B,
-                                                         firstFragmentRecord: 1, firstFragmentUs: 0),
+        let origin = FrameAssembler.Origin(firstTimeUs: 0, lastTimeUs: 0, firstRecord: 1, lastRecord: 1, fragments: 1,
+                                           attOpcode: 0x1B, firstFragmentRecord: 1, firstFragmentUs: 0)
+        #expect(out.first == .garbage(FrameAssembler.Cut(bytes: [1, 2, 3], origin: origin),
                                       reason: "3 byte(s) before the sync bytes"))
         #expect(Self.frames(out) == [Self.getInfo])
     }
@@ -140,7 +142,7 @@ extension FrameAssembler {
         var out: [Output] = []
         if let whole = feed(ByteView(value), timeUs: timeUs, record: record, attOpcode: attOpcode,
                             firstFragment: firstFragment ?? (record, timeUs), fragmentLimit: fragmentLimit, into: &out) {
-            out.append(.frame(whole))
+            out.append(.frame(Cut(bytes: ByteView(value), origin: whole)))
         }
         return out
     }

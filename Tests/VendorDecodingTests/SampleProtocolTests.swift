@@ -25,7 +25,7 @@ struct SampleProtocolTests {
     static func describe(_ out: [FrameAssembler.Output]) -> [String] {
         out.map {
             switch $0 {
-            case .frame(let c): "frame \(Hex.string(c.bytes.array)) records \(c.firstRecord)-\(c.lastRecord)"
+            case .frame(let c): "frame \(Hex.string(c.bytes.array)) records \(c.origin.firstRecord)-\(c.origin.lastRecord)"
             case .garbage(let c, let reason): "garbage \(Hex.string(c.bytes.array)): \(reason)"
             }
         }
