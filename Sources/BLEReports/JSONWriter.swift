@@ -21,17 +21,8 @@ public struct JSONWriter {
     /// How many bytes `bytes` holds.
     public var count: Int { out.count }
 
-    /// Hands over the text written so far and starts an empty buffer (the document's nesting is
-    /// kept), so that a long document can be streamed out in pieces.
-    public mutating func takeBytes() -> [UInt8] {
-        let taken = out.bytes
-        unique()
-        out.removeAll()
-        return taken
-    }
-
     /// Lends the text written so far to `body` and starts an empty buffer (the document's nesting
-    /// is kept): `takeBytes` without an array, for a sink that copies the bytes out itself.
+    /// is kept), so that a long document can be streamed out in pieces.
     public mutating func lendBytes(to body: (UnsafeBufferPointer<UInt8>) -> Void) {
         unique()
         out.lend(to: body)

@@ -13,17 +13,11 @@ public enum ReportJSON {
     public static let schemaVersion = 1
 
     /// Streams the report to `sink` in pieces of about `chunkSize` bytes, so that memory
-    /// does not grow with the report (a long capture's report is tens of MB). `parallel` writes
-    /// its long arrays on two threads (`ParallelJSON`), for a caller that leaves a core free.
+    /// does not grow with the report (a long capture's report is tens of MB); each piece is lent
+    /// for the call only. `parallel` writes its long arrays on two threads (`ParallelJSON`), for a
+    /// caller that leaves a core free.
     public static func write(_ analysis: Analysis, commandLine: String, chunkSize: Int = 1 << 16, parallel: Bool = true,
-                             to sink: ([UInt8]) -> Void) {
-        write(analysis, commandLine: commandLine, chunkSize: chunkSize, parallel: parallel, lendingTo: { sink(Array($0)) })
-    }
-
-    /// `write(_:commandLine:chunkSize:parallel:to:)` lending each piece to `sink` for the call
-    /// only, for a sink that copies it out anyway (`BufferedOutput`): no array per piece.
-    public static func write(_ analysis: Analysis, commandLine: String, chunkSize: Int = 1 << 16, parallel: Bool = true,
-                             lendingTo sink: (UnsafeBufferPointer<UInt8>) -> Void) {
+                             to sink: (UnsafeBufferPointer<UInt8>) -> Void) {
         var w = JSONWriter(capacity: min(chunkSize, 1 << 16) + 4096)
         let report = analysis.report
         w.beginObject()

@@ -48,7 +48,7 @@ struct ReportRunner {
         let out = try Output.open(options.output)
         switch format {
         case .json:
-            ReportJSON.write(analysis, commandLine: commandLine, lendingTo: { out.write(bytes: $0) })
+            ReportJSON.write(analysis, commandLine: commandLine, to: { out.write(bytes: $0) })
             out.write("\n")
         case .text:
             let colour = options.output == nil && Output.colorAllowed(options.color.rawValue)

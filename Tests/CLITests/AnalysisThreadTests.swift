@@ -57,7 +57,9 @@ struct AnalysisThreadTests {
                 w.endObject()
             }
             w.endArray()
-            return (String(decoding: streamed + w.takeBytes(), as: UTF8.self), streamed.count)
+            let streamedBeforeEnd = streamed.count
+            w.lendBytes { streamed += $0 }
+            return (String(decoding: streamed, as: UTF8.self), streamedBeforeEnd)
         }
         let expected = "[" + (0..<count).map { #"{"i":\#($0),"name":"\u003c\#($0)\u003e"}"# }.joined(separator: ",") + "]"
         let serial = write(parallel: false)

@@ -37,7 +37,8 @@ struct JSONWriterTests {
         copy.endObject()
         w.field("long", String(repeating: "z", count: 300))
         #expect(String(decoding: copy.bytes, as: UTF8.self) == #"{"a":1,"b":"x"}"#)
-        let first = w.takeBytes()
+        var first: [UInt8] = []
+        w.lendBytes { first = Array($0) }
         w.endObject()
         #expect(String(decoding: first + w.bytes, as: UTF8.self) == #"{"a":1,"long":""# + String(repeating: "z", count: 300) + #""}"#)
         #expect(w.count == 1)

@@ -207,7 +207,7 @@ struct BatchJob: Sendable {
         let fd = Foundation.open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { return false }
         let out = BufferedOutput(fileDescriptor: fd, closeWhenDone: true)
-        ReportJSON.write(analysis, commandLine: commandLine, parallel: parallel, lendingTo: { out.write(bytes: $0) })
+        ReportJSON.write(analysis, commandLine: commandLine, parallel: parallel, to: { out.write(bytes: $0) })
         out.write("\n")
         out.flush()
         return true
