@@ -6,7 +6,7 @@ public enum DecimalText {
     /// padding of its text form would be).
     @inlinable
     public static func append<Out: ByteAppending>(_ value: Int64, width: Int = 0, to text: inout Out) {
-        text.append(atMost: Swift.max(width, 20)) { write(value, width: width, at: $0) }
+        appendWritten(atMost: Swift.max(width, 20), to: &text) { write(value, width: width, at: $0) }
     }
 
     /// `append` into memory with room for `max(width, 20)` bytes at `start`; returns how many it wrote.

@@ -14,16 +14,21 @@ public enum Hex {
     /// allocates for every byte it iterates.
     @inlinable
     public static func append<C: Collection, Out: ByteAppending>(_ bytes: C, to out: inout Out) where C.Element == UInt8 {
-        out.append(atMost: 2 * bytes.count) { start in
-            var at = start
-            let digits = Self.digits.utf8Start
-            for byte in bytes {
-                at[0] = digits[Int(byte >> 4)]
-                at[1] = digits[Int(byte & 0x0F)]
-                at += 2
-            }
-            return at - start
+        appendWritten(atMost: 2 * bytes.count, to: &out) { write(bytes, at: $0) }
+    }
+
+    /// `append` into memory with room for two bytes per byte at `start`; returns how many it wrote.
+    @inlinable
+    public static func write<C: Collection>(_ bytes: C, at start: UnsafeMutablePointer<UInt8>) -> Int
+    where C.Element == UInt8 {
+        var at = start
+        let digits = Self.digits.utf8Start
+        for byte in bytes {
+            at[0] = digits[Int(byte >> 4)]
+            at[1] = digits[Int(byte & 0x0F)]
+            at += 2
         }
+        return at - start
     }
 
     /// A static string's bytes: a constant table that needs no setting up.

@@ -20,7 +20,7 @@ public enum Timestamp {
     /// connection and two per vendor frame).
     @inlinable
     public static func appendISO8601<Out: ByteAppending>(unixMicroseconds us: Int64, to text: inout Out) {
-        text.append(atMost: 48) { writeISO8601(unixMicroseconds: us, at: $0) }
+        appendWritten(atMost: 48, to: &text) { writeISO8601(unixMicroseconds: us, at: $0) }
     }
 
     /// `appendISO8601` into memory with room for 48 bytes at `start`; returns how many it wrote.

@@ -119,12 +119,12 @@ public struct JSONWriter {
     /// `bytes` as a string of lower-case hex digits (`Hex.string`), written without a String.
     public mutating func hexString<Bytes: Collection<UInt8>>(_ value: Bytes) {
         unique()
-        putValue(atMost: 1) { start in
+        putValue(atMost: 2 * value.count + 2) { start in
             start.pointee = UInt8(ascii: "\"")
-            return 1
+            let digits = Hex.write(value, at: start + 1)
+            start[digits + 1] = UInt8(ascii: "\"")
+            return digits + 2
         }
-        Hex.append(value, to: &out)
-        out.append(UInt8(ascii: "\""))
     }
 
     public mutating func int<T: BinaryInteger>(_ value: T) {
