@@ -26,7 +26,30 @@ struct JSONWriterTests {
             == #"{"raw":"00aa0ff0","slice":"","name":"a\"\u003cb\u003e\u001b\n"}"#)
     }
 
-    /// A copied writer writes on its own text; the buffer grows past its first capacity; taking
+    /// Names and strings are copied a word at a time, the last word overlapping: every length
+    /// from empty to five words, and digits on both sides of every power of ten.
+    @Test func stringsOfEveryLengthAndNumbersAtEveryDigitCount() {
+        var w = JSONWriter()
+        var expected: [String] = []
+        w.beginArray()
+        for length in 0...40 {
+            let text = String((0..<length).map { Character(UnicodeScalar(UInt8(ascii: "a") + UInt8($0 % 26))) })
+            w.string(text)
+            expected.append("\"" + text + "\"")
+        }
+        var power: UInt64 = 1
+        for _ in 0...19 {
+            for value in [power - 1, power, power + 1] {
+                w.int(value)
+                expected.append(String(value))
+            }
+            power = power.multipliedReportingOverflow(by: 10).partialValue
+        }
+        w.endArray()
+        #expect(String(decoding: w.bytes, as: UTF8.self) == "[" + expected.joined(separator: ",") + "]")
+    }
+
+    /// A copied writer writes on its own text; the buffer grows past its first capacity; lending
     /// the bytes keeps the nesting.
     @Test func copiesDivergeAndTheBufferGrows() {
         var w = JSONWriter(capacity: 1)
