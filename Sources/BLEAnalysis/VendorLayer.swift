@@ -364,8 +364,7 @@ public struct VendorLayer {
     /// link's stream totals and run of commands in the collector meanwhile; then gives the frames
     /// it listed without their plaintext that plaintext, from the session.
     private mutating func collect(link index: Int, _ body: (inout Link, inout VendorCollector) -> Void) {
-        swap(&collector.streamTotals, &links[index].totals)
-        swap(&collector.commandRun, &links[index].commandRun)
+        exchangeRunningState(withLink: index)
         body(&links[index], &collector)
         collected(link: index)
     }
@@ -374,8 +373,7 @@ public struct VendorLayer {
     /// be copied (retaining its bytes) and destroyed once more.
     private mutating func take(_ value: consuming ATTValueEvent, link index: Int) {
         let keepsPlaintext = listing == .all && collector.frames.count < Self.listingCap
-        swap(&collector.streamTotals, &links[index].totals)
-        swap(&collector.commandRun, &links[index].commandRun)
+        exchangeRunningState(withLink: index)
         // One access to the link for the whole value (each access checks its uniqueness).
         links[index].take(value, keepsPlaintext: keepsPlaintext, into: &collector)
         collected(link: index)
@@ -384,13 +382,21 @@ public struct VendorLayer {
     /// The second half of `collect`: the link's totals and commands back in place, and the
     /// plaintext of the frames listed without it.
     private mutating func collected(link index: Int) {
-        swap(&collector.streamTotals, &links[index].totals)
-        swap(&collector.commandRun, &links[index].commandRun)
+        exchangeRunningState(withLink: index)
         guard !collector.framesWithoutPlaintext.isEmpty else { return }
         for frame in collector.framesWithoutPlaintext {
             collector.restorePlaintext(at: frame, from: links[index].session)
         }
         collector.framesWithoutPlaintext.removeAll(keepingCapacity: true)
+    }
+
+    /// Puts the link's stream totals and run of commands in the collector, or back: swapped, not
+    /// copied, so that neither is copied on its next change. Always inlined: called, it costs a
+    /// call per ATT value.
+    @inline(__always)
+    private mutating func exchangeRunningState(withLink index: Int) {
+        swap(&collector.streamTotals, &links[index].totals)
+        swap(&collector.commandRun, &links[index].commandRun)
     }
 
     private mutating func addTotals(of link: Link) {
