@@ -1,15 +1,10 @@
-/// Decimal integers written straight into a byte buffer, for the output edges that build text as
-/// bytes (the JSON writer, ISO 8601 times): no `String` per number.
+/// Decimal integers written straight into memory, for the output edges that build text as bytes
+/// (the JSON writer, ISO 8601 times): no `String` per number.
 public enum DecimalText {
-    /// Appends `value` in decimal, padded on the left with zeros to `width` characters; a minus
-    /// sign counts as one of them and follows the zeros (`-3` at width 4 is `00-3`, as the
-    /// padding of its text form would be).
-    @inlinable
-    public static func append<Out: ByteAppending>(_ value: Int64, width: Int = 0, to text: inout Out) {
-        appendWritten(atMost: Swift.max(width, 20), to: &text) { write(value, width: width, at: $0) }
-    }
-
-    /// `append` into memory with room for `max(width, 20)` bytes at `start`; returns how many it wrote.
+    /// Writes `value` in decimal at `start`, which has room for `max(width, 20)` bytes, padded on
+    /// the left with zeros to `width` characters; a minus sign counts as one of them and follows
+    /// the zeros (`-3` at width 4 is `00-3`, as the padding of its text form would be). Returns
+    /// how many bytes it wrote.
     @inlinable
     public static func write(_ value: Int64, width: Int = 0, at start: UnsafeMutablePointer<UInt8>) -> Int {
         let magnitude = value.magnitude

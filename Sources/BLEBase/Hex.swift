@@ -2,22 +2,13 @@
 public enum Hex {
     /// Lower-case hex with no separators: `aa0159`.
     public static func string<C: Collection>(_ bytes: C, limit: Int = .max) -> String where C.Element == UInt8 {
-        var out: [UInt8] = []
-        out.reserveCapacity(Swift.min(bytes.count, limit) * 2 + 3)
-        append(bytes.prefix(Swift.max(limit, 0)), to: &out)
-        if bytes.count > limit { out.append(contentsOf: Array("...".utf8)) }
-        return String(decoding: out, as: UTF8.self)
+        let shown = bytes.prefix(Swift.max(limit, 0))
+        let hex = String(unsafeUninitializedCapacity: 2 * shown.count) { $0.baseAddress.map { write(shown, at: $0) } ?? 0 }
+        return bytes.count > limit ? hex + "..." : hex
     }
 
-    /// The lower-case hex digits of `bytes`, appended to a byte buffer (`string` without a String).
-    /// Inlinable so that callers in other modules get it specialized: the generic version
-    /// allocates for every byte it iterates.
-    @inlinable
-    public static func append<C: Collection, Out: ByteAppending>(_ bytes: C, to out: inout Out) where C.Element == UInt8 {
-        appendWritten(atMost: 2 * bytes.count, to: &out) { write(bytes, at: $0) }
-    }
-
-    /// `append` into memory with room for two bytes per byte at `start`; returns how many it wrote.
+    /// The lower-case hex digits of `bytes` at `start`, which has room for two per byte; returns
+    /// how many it wrote.
     @inlinable
     public static func write<C: Collection>(_ bytes: C, at start: UnsafeMutablePointer<UInt8>) -> Int
     where C.Element == UInt8 {

@@ -10,20 +10,11 @@ public enum Timestamp {
     public static func clamped(_ us: Int64) -> Int64 { min(max(us, -limitUs), limitUs) }
 
     public static func iso8601(unixMicroseconds us: Int64) -> String {
-        var text: [UInt8] = []
-        text.reserveCapacity(27)
-        appendISO8601(unixMicroseconds: us, to: &text)
-        return String(decoding: text, as: UTF8.self)
+        String(unsafeUninitializedCapacity: 48) { writeISO8601(unixMicroseconds: us, at: $0.baseAddress!) }
     }
 
-    /// `iso8601(unixMicroseconds:)` appended to a byte buffer (the JSON report writes three per
-    /// connection and two per vendor frame).
-    @inlinable
-    public static func appendISO8601<Out: ByteAppending>(unixMicroseconds us: Int64, to text: inout Out) {
-        appendWritten(atMost: 48, to: &text) { writeISO8601(unixMicroseconds: us, at: $0) }
-    }
-
-    /// `appendISO8601` into memory with room for 48 bytes at `start`; returns how many it wrote.
+    /// `iso8601(unixMicroseconds:)` into memory with room for 48 bytes at `start` (the JSON report
+    /// writes three per connection and two per vendor frame); returns how many bytes it wrote.
     @inlinable
     public static func writeISO8601(unixMicroseconds us: Int64, at start: UnsafeMutablePointer<UInt8>) -> Int {
         let seconds = us >= 0 ? us / 1_000_000 : (us - 999_999) / 1_000_000

@@ -2,7 +2,7 @@ import BLEBase
 
 /// The bytes a `JSONWriter` has written, in memory of its own: each write checks the room once
 /// and stores, where an array checks its uniqueness and capacity per byte appended.
-final class JSONBuffer: ByteAppending {
+final class JSONBuffer {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private(set) var count = 0

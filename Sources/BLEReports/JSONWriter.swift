@@ -363,7 +363,7 @@ public struct JSONWriter {
     /// `\uXXXX` for a scalar of the Basic Multilingual Plane (every one this writer escapes).
     private mutating func appendUnicodeEscape(_ value: UInt32) {
         out.append("\\u")
-        Hex.append([UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)], to: &out)
+        out.append(atMost: 4) { Hex.write([UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)], at: $0) }
     }
 }
 

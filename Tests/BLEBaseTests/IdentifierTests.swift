@@ -110,9 +110,9 @@ import Testing
 @Suite struct HexAndTimestampTests {
     @Test func decimalTextPadsToWidth() {
         func text(_ value: Int64, _ width: Int = 0) -> String {
-            var bytes: [UInt8] = [0x3E]
-            DecimalText.append(value, width: width, to: &bytes)
-            return String(decoding: bytes, as: UTF8.self)
+            ">" + String(unsafeUninitializedCapacity: Swift.max(width, 20)) {
+                DecimalText.write(value, width: width, at: $0.baseAddress!)
+            }
         }
         #expect([text(0), text(9), text(10), text(-7), text(Int64.max), text(Int64.min)]
             == [">0", ">9", ">10", ">-7", ">9223372036854775807", ">-9223372036854775808"])
