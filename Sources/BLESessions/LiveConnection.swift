@@ -1,6 +1,7 @@
 import BLEATT
 import BLEBase
 import BLECaptureFormats
+import BLEL2CAP
 import BLEPacketDecoding
 
 /// A connection that is up, with what is in flight on it. A class: the handlers change it in
@@ -19,6 +20,10 @@ final class LiveConnection {
     /// may still have seen its start).
     var lastCentralL2CAPUs: Int64?
     var lastPeripheralL2CAPUs: Int64?
+    /// Over the air, the last ATT PDU each side began in a start fragment too short to hold it:
+    /// when the sniffer loses the rest, an answer of which only this start was captured.
+    var centralATTStart: ATTStart?
+    var peripheralATTStart: ATTStart?
     var disconnectRequested = false
     /// The host's Disconnect command (time, record), kept for a completion the capture lacks.
     var disconnectRequest: (timeUs: Int64, record: Int)?
@@ -316,5 +321,27 @@ struct LiveLinks {
         case 0?: return handles + Int(handle)
         default: return nil
         }
+    }
+}
+
+/// The start fragment of an ATT PDU longer than it (Core v5.4 Vol 6 Part B §2.4: LLID 10 starts an
+/// L2CAP PDU, whose basic header gives its length): what it shows before the rest arrives.
+struct ATTStart {
+    var record: Int
+    var opcode: ATTOpcode
+    /// Bytes of the L2CAP PDU the fragment carried, and the whole PDU's, basic header included.
+    var receivedBytes: Int
+    var pduBytes: Int
+
+    /// The start `bytes` (a start fragment's L2CAP bytes) make on the ATT channel; nil for a whole
+    /// PDU, another channel, or too few bytes to show an opcode.
+    init?(record: Int, bytes: [UInt8]) {
+        var reader = ByteReader(bytes, layer: .l2cap)
+        guard let header = try? L2CAPBasicHeader(parsing: &reader), header.channelID == .attribute,
+              reader.remaining < Int(header.length), let opcode = ATTPDU.peekOpcode(reader) else { return nil }
+        self.record = record
+        self.opcode = opcode
+        receivedBytes = bytes.count
+        pduBytes = Int(header.length) + L2CAPBasicHeader.size
     }
 }

@@ -21,6 +21,11 @@ extension SessionAnalyzer {
                       bearer: pdu.channel, events: &events)
         case .malformedATT(let opcode, _):
             if let opcode { attOpcodeCounts[Int(opcode.rawValue)] += 1 }
+            // Its start was not all the capture held of it.
+            if case .air = pdu.link, let conn = live[pdu.link],
+               Self.attStart(sentIn: pdu.direction, in: conn)?.record == pdu.frame.firstRecordIndex {
+                if pdu.direction == .peripheralToCentral { conn.peripheralATTStart = nil } else { conn.centralATTStart = nil }
+            }
         case .smp(let smp):
             handleSMP(smp, link: pdu.link, direction: pdu.direction, record: record)
             if case .identityAddressInformation(let type, let address) = smp.parameters, let conn = live[pdu.link] {
@@ -303,11 +308,31 @@ extension SessionAnalyzer {
         conn.updateTotals(key) { $0.count += 1 }
         let request = what(earlier.transaction.opcode, handle: earlier.transaction.handle, on: earlier.transaction.server,
                            in: conn)
+        var details: [Field] = [.int("opcode", earlier.transaction.opcode.rawValue),
+                                .int("requestUs", earlier.transaction.requestUs)]
+        let summary: String
+        // An answer the sniffer caught the start of: its first fragment came after the request.
+        if let start = Self.attStart(sentIn: Self.opposite(earlier.transaction.direction), in: conn),
+           start.record > earlier.transaction.requestRecord,
+           start.opcode.rawValue == earlier.transaction.opcode.rawValue &+ 1 || start.opcode == .errorResponse {
+            summary = "\(request): only the start of its answer was captured (a \(start.opcode.name) began at record "
+                + "\(start.record) with \(start.receivedBytes) of its \(start.pduBytes) bytes; the sniffer missed the rest)"
+            details.append(.int("answerRecord", start.record))
+        } else {
+            summary = "\(request): its answer was not captured (the next request shows it came; the sniffer missed it)"
+        }
         fail(.attAnswerNotCaptured, severity: .info, at: record.timestampUs, record: earlier.transaction.requestRecord,
-             slot: conn.slot, connection: conn.connection.id,
-             "\(request): its answer was not captured (the next request shows it came; the sniffer missed it)",
-             details: [.int("opcode", earlier.transaction.opcode.rawValue),
-                       .int("requestUs", earlier.transaction.requestUs)])
+             slot: conn.slot, connection: conn.connection.id, summary, details: details)
+    }
+
+    /// Over the air, the last ATT PDU the side sending in `direction` began and did not finish in
+    /// that fragment.
+    static func attStart(sentIn direction: Direction, in conn: LiveConnection) -> ATTStart? {
+        switch direction {
+        case .peripheralToCentral: conn.peripheralATTStart
+        case .centralToPeripheral: conn.centralATTStart
+        default: nil
+        }
     }
 
     /// Tells the layer above who the connection is with, before its first value and when what

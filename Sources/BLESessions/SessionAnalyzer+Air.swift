@@ -58,6 +58,10 @@ extension SessionAnalyzer {
             // where there is no fragment.
             if let direction = air.fragment?.direction {
                 if direction == .peripheralToCentral { conn.lastPeripheralL2CAPUs = now } else { conn.lastCentralL2CAPUs = now }
+                if let fragment = air.fragment, fragment.isStart, !air.flags.contains(.retransmission),
+                   let start = ATTStart(record: packet.record.index, bytes: fragment.bytes) {
+                    if direction == .peripheralToCentral { conn.peripheralATTStart = start } else { conn.centralATTStart = start }
+                }
             } else if !air.flags.contains(.retransmission), case .data(let data) = ll.pdu,
                       case .control(let control) = data.content {
                 airEncryptionControl(control, in: conn, record: packet.record)

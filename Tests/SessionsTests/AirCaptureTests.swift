@@ -136,6 +136,47 @@ struct AirCaptureTests {
             + "may be among them)"])
     }
 
+    /// crackle_lesc 91–98: the answer's start fragment (LLID 10, 27 of the PDU's 46 bytes) was
+    /// captured, its continuation lost, and the next request shows the answer came. The notice
+    /// names that start; a start that does not fit the request (a notification), or a PDU that
+    /// did complete, leave the plain "not captured".
+    @Test(arguments: [AnswerStart.fits, .notification, .completedMalformed])
+    func anAnswerCaughtAtItsStartIsNamed(_ start: AnswerStart) throws {
+        var s = AirScenario()
+        s.advertise(Self.peripheral)
+        s.connectInd(initA: Self.central, advA: Self.peripheral, accessAddress: Self.aa)
+        s.wait(ms: 2)
+        s.att(Self.aa, .central, [0x10, 0x01, 0x00, 0xFF, 0xFF, 0x00, 0x28])   // Read By Group Type Request
+        // A 128-bit service group from 0x0001 to 0x0005: opcode, length 20, then 20 bytes (Vol 3
+        // Part F §3.4.4.10); the L2CAP length 42 covers one group whole. Malformed: length 19.
+        let opcode: UInt8 = start == .notification ? 0x1B : 0x11
+        let response = [opcode, start == .completedMalformed ? 0x13 : 0x14, 0x01, 0x00, 0x05, 0x00]
+            + (0..<16).map { UInt8($0) } + [0x06, 0x00, 0x0A, 0x00] + (0..<16).map { UInt8($0 + 0x40) }
+        let pdu = [UInt8(response.count), 0x00, 0x04, 0x00] + response
+        s.send(Self.aa, .peripheral, llid: .start, Array(pdu.prefix(27)))
+        let startRecord = s.records.count
+        if start == .completedMalformed { s.send(Self.aa, .peripheral, llid: .continuation, Array(pdu.dropFirst(27))) }
+        s.att(Self.aa, .central, [0x10, 0x06, 0x00, 0xFF, 0xFF, 0x00, 0x28])
+        let (report, _) = analyze(s.records)
+        let missed = try #require(report.notices.first { $0.kind == .attAnswerNotCaptured })
+        #expect(missed.record == 3)
+        if start == .fits {
+            #expect(pdu.count == 46)
+            #expect(missed.summary == "Read By Group Type Request for handles from 0x0001: only the start of its answer was "
+                    + "captured (a Read By Group Type Response began at record \(startRecord) with 27 of its 46 bytes; the "
+                    + "sniffer missed the rest)")
+            #expect(missed.details.contains(.int("answerRecord", startRecord)))
+        } else {
+            #expect(missed.summary == "Read By Group Type Request for handles from 0x0001: its answer was not captured "
+                    + "(the next request shows it came; the sniffer missed it)")
+            #expect(!missed.details.contains { $0.name == "answerRecord" })
+        }
+    }
+
+    enum AnswerStart: CaseIterable, Sendable {
+        case fits, notification, completedMalformed
+    }
+
     /// Radio noise: advertising packets whose access address took one or two bit errors (as a
     /// raw LL packet, which the address makes a data PDU, and as an nRF Sniffer advertising
     /// packet), a CRC failure, a "data" PDU on advertising channel 38, and data PDUs on an

@@ -66,6 +66,20 @@ struct RealCaptureSecurityTests {
         #expect(report.failures.isEmpty)
     }
 
+    /// crackle_lesc 93 is the start of the answer to 91 (tshark: "L2CAP Fragment Start"; its L2CAP
+    /// length 42 and ATT opcode 0x11, Read By Group Type Response, from handle 0x0023); 98 starts a
+    /// new PDU before its continuation came. The notice names 93, and 98 the abandoned PDU.
+    @Test func crackleLESCAnswerCaughtAtItsStart() throws {
+        let report = try analyzeFile(SharedCaptures.path("real/crackle_lesc.pcapng"))
+        let missed = try #require(report.notices.first { $0.kind == .attAnswerNotCaptured })
+        #expect(missed.record == 91)
+        #expect(missed.summary == "Read By Group Type Request for handles from 0x0023: only the start of its answer was "
+                + "captured (a Read By Group Type Response began at record 93 with 27 of its 46 bytes; the sniffer missed "
+                + "the rest)")
+        #expect(missed.details.contains(.int("answerRecord", 93)))
+        #expect(report.stats.issues == [.interruptedPDU: 1])
+    }
+
     /// Captures whose only red lines used to be housekeeping or sniffer losses.
     @Test(arguments: ["btmouse_btsnoop_hci.log", "isap_hci_dump.pklg", "garmin.pcapng", "crackle_lesc.pcapng",
                       "horizon74_btsnoop_hci.log", "yeelock_btsnoop_hci.log"])
