@@ -23,7 +23,8 @@ public enum PacketProtocol: String, Sendable, CaseIterable {
 
 /// What `bledecode packets` lists: every criterion given must hold; empty lists select
 /// everything. Connections and devices are the ones the session analysis assigns in the same
-/// pass, so `C2` and `D3` mean what they mean in the timeline and the report.
+/// pass, so `C2` and `D3` mean what they mean in the timeline and the report; devices resolved
+/// from a first analysis (`resolveDevices(in:)`) select each one's connections whole.
 public struct PacketFilter: Sendable {
     /// Connection ids (`C2`).
     public var connections: [ConnectionID] = []
@@ -39,8 +40,25 @@ public struct PacketFilter: Sendable {
     /// Record numbers, inclusive (`--records 1200-1300`).
     public var records: ClosedRange<Int>?
     public var only: [PacketProtocol] = []
+    /// The connections of the devices `devices` names, when resolved from an analysis of the
+    /// whole capture (`resolveDevices(in:)`); nil: matched against each packet's peer as the
+    /// pass knows it then, which misses a device's connections from before its name was learned.
+    public private(set) var deviceConnections: Set<ConnectionID>?
 
     public init() {}
+
+    /// Resolves `devices` to the connections of the devices they name among `known` (the
+    /// timeline's rule, on each device as the whole capture shows it).
+    public mutating func resolveDevices(in known: [Device]) {
+        var connections = Set<ConnectionID>()
+        for device in known where devices.contains(where: {
+            DeviceQuery.matches($0, id: device.id, addresses: device.addresses.lazy.map(\.address),
+                                identity: device.identity?.value, names: device.names)
+        }) {
+            connections.formUnion(device.connectionIDs)
+        }
+        deviceConnections = connections
+    }
 
     public var isEmpty: Bool {
         connections.isEmpty && devices.isEmpty && handles.isEmpty && uuids.isEmpty && since == nil && until == nil
@@ -113,7 +131,9 @@ public struct PacketStream {
         if !filter.connections.isEmpty {
             guard let id = peer?.connectionID, filter.connections.contains(id) else { return false }
         }
-        if !filter.devices.isEmpty {
+        if let resolved = filter.deviceConnections {
+            guard let id = peer?.connectionID, resolved.contains(id) else { return false }
+        } else if !filter.devices.isEmpty {
             guard let peer, filter.devices.contains(where: peer.matches(device:)) else { return false }
         }
         if !filter.handles.isEmpty, !handles.contains(where: { filter.handles.contains($0.handle) }) { return false }

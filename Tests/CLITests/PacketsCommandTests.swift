@@ -136,6 +136,27 @@ struct PacketsFilterTests {
         #expect(records == c1 + c3)
     }
 
+    /// fossibot: POWER-0084 (D3) is named only after its first connection (C1, records 312 and
+    /// 332) failed. From the file, `--device` knows the device whole and lists all six of its
+    /// connections; from standard input it can only match as the name is learned.
+    @Test func deviceNamedLateSelectsItsEarlierConnections() throws {
+        let path = SharedCaptures.path("real/fossibot_btsnoop_hci.log")
+        let records = try Self.records([path, "--device", "POWER-0084"])
+        let connections = try Self.records([path] + (1...6).flatMap { ["--connection", "C\($0)"] })
+        #expect(records.prefix(3) == [312, 332, 1208])
+        #expect(records == connections)
+        let piped = try CLI.run(["packets", "-", "--device", "POWER-0084"], stdin: try Data(contentsOf: URL(fileURLWithPath: path)))
+        let pipedRecords = piped.stdout.split(separator: "\n").compactMap { Int($0.prefix(6).trimmingCharacters(in: .whitespaces)) }
+        #expect(pipedRecords == Array(records.dropFirst(2)))
+    }
+
+    /// A query that names no device: nothing listed, a warning naming the capture's devices.
+    @Test func deviceThatMatchesNothingIsAWarning() throws {
+        let run = try CLI.run(["packets", Self.lock, "--device", "nothing-like-it"])
+        #expect(run.status == 0 && run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("bledecode: warning: --device nothing-like-it: no device matched; the capture has D1 (LOCK-A101)"))
+    }
+
     /// A Read Response carries no handle: it is about its request's.
     @Test func handleSelectsRequestsAndTheirResponses() throws {
         let run = try CLI.run(["packets", Self.lock, "--handle", "0x000c", "--connection", "C1"])

@@ -3,6 +3,7 @@ import ArgumentParser
 import BLEBase
 import BLEPacketDecoding
 import BLEReports
+import BLESessions
 import BLEVendorDecoding
 
 /// `bledecode packets CAPTURE`: one line per record, like a packet list.
@@ -27,7 +28,7 @@ struct Packets: ParsableCommand {
     @Option(help: "Only packets of this connection (C2). Repeatable.")
     var connection: [ConnectionID] = []
 
-    @Option(help: "Only packets of connections with this device: id (D3), address, identity or part of a name. Repeatable.")
+    @Option(help: "Only packets of connections with this device: id (D3), address, identity or part of a name, as the whole capture shows it (from standard input, as known when each packet goes by). Repeatable.")
     var device: [String] = []
 
     @Option(help: "Only ATT PDUs about this attribute handle (0x0010 or 16; responses count as their request's). Repeatable.")
@@ -78,9 +79,19 @@ struct Packets: ParsableCommand {
                 throw ExitCode(2)
             }
         }
+        var filter = self.filter
+        // A device's name or identity may be learned after its first connections: a first
+        // analysis of the file knows each device whole, as the timeline does.
+        if !filter.devices.isEmpty, input.capture != "-" {
+            let whole = Analysis.run(try input.open(), options: SessionOptions(transactions: .none), profiles: profiles,
+                                     vendorCommands: false)
+            filter.resolveDevices(in: whole.report.devices)
+            for message in TimelineFilter(devices: filter.devices).unmatchedDevices(whole.report.devices) {
+                Diagnostics.warning(message)
+            }
+        }
         let reader = try input.open()
         let out = BufferedOutput()
-        let filter = self.filter
         var stream = PacketStream(profiles: profiles)
         var listing = PacketListing(time: absolute ? .absolute : .relative, verbose: verbose, full: full)
         var stoppedEarly = false
