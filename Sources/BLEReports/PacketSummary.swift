@@ -25,7 +25,8 @@ public enum PacketSummary {
         if let air = packet.air {
             let text = air.packet?.summary ?? "Air packet (link type \(air.metadata?.linkType ?? 0))"
             let name = packet.airAdvertisingData?.localName.map { " name " + TerminalText.quoted($0) } ?? ""
-            return text + name + airFlags(air)
+            let started = air.fragment.flatMap { $0.isStart ? announcement(ofStart: $0.bytes) : nil } ?? ""
+            return text + name + started + airFlags(air)
         }
         switch packet.hci {
         case .command(let command): return command.summary
@@ -43,6 +44,24 @@ public enum PacketSummary {
         case .linkLayer(let linkType): return "Air packet (link type \(linkType))"
         default: return "\(packet.record.payloadCount) bytes"
         }
+    }
+
+    /// A start fragment too short for its PDU: what its L2CAP basic header announces (Core v5.4
+    /// Vol 3 Part A §3.1) and, on the ATT and SMP channels, the PDU its first byte names (Vol 3
+    /// Part F §3.3, Part H §3.3), so that a PDU whose continuation the sniffer lost still shows what
+    /// it was: `: starts a 46-byte L2CAP PDU on ATT: Read By Group Type Response`.
+    static func announcement(ofStart bytes: [UInt8]) -> String? {
+        var reader = ByteReader(bytes, layer: .l2cap)
+        guard let header = try? L2CAPBasicHeader(parsing: &reader), reader.remaining < Int(header.length) else { return nil }
+        let first = try? reader.peekUInt8("first byte")
+        let names: String?
+        switch header.channelID {
+        case .attribute: names = first.map { ATTOpcode(rawValue: $0).name }
+        case .securityManager: names = first.map { SMPCode(rawValue: $0).name }
+        default: names = nil
+        }
+        return ": starts a \(Int(header.length) + L2CAPBasicHeader.size)-byte L2CAP PDU on \(header.channelID.name)"
+            + (names.map { ": " + $0 } ?? "")
     }
 
     /// What the link layer noticed: `(bad CRC)`, `(retransmission)`, `(encrypted)`, `(… not decrypted …)`.

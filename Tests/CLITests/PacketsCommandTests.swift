@@ -150,6 +150,23 @@ struct PacketsFilterTests {
         #expect(pipedRecords == Array(records.dropFirst(2)))
     }
 
+    /// crackle_lesc: a start fragment says what PDU it begins (tshark: "L2CAP Fragment Start"):
+    /// 71 the SMP Pairing Public Key completed at 75 (4 + 65 bytes), 93 the answer whose
+    /// continuation the sniffer lost (98 starts a new PDU).
+    @Test func startFragmentsNameThePDUTheyBegin() throws {
+        let run = try CLI.run(["packets", SharedCaptures.path("real/crackle_lesc.pcapng"), "--records", "71-75"])
+        #expect(run.stdout.split(separator: "\n").map(String.init) == [
+            "    71      1.828925  C→P  C1 D1  LL Data start 27 bytes: starts a 69-byte L2CAP PDU on SMP: Pairing Public Key",
+            "    72      1.829167  P→C  C1 D1  Empty PDU",
+            "    73      1.829589  C→P  C1 D1  LL Data continuation 27 bytes",
+            "    74      1.829845  P→C  C1 D1  Empty PDU",
+            "    75      1.830171  C→P  C1 D1  SMP Pairing Public Key",
+        ])
+        let lost = try CLI.run(["packets", SharedCaptures.path("real/crackle_lesc.pcapng"), "--records", "93"])
+        #expect(lost.stdout == "    93      2.368654  P→C  C1 D1  LL Data start 27 bytes: starts a 46-byte L2CAP PDU on ATT: "
+                + "Read By Group Type Response\n")
+    }
+
     /// A query that names no device: nothing listed, a warning naming the capture's devices.
     @Test func deviceThatMatchesNothingIsAWarning() throws {
         let run = try CLI.run(["packets", Self.lock, "--device", "nothing-like-it"])
