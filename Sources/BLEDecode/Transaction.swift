@@ -21,7 +21,7 @@ extension CaptureReport {
         public let requestUs: Int64
         /// When the response came: microseconds since 1970 (UTC); nil when none came.
         public let responseUs: Int64?
-        /// `ok`, `error`, `timeout`, `no-response` or `no-response-expected` (docs/report.md).
+        /// `ok`, `error`, `malformed`, `timeout`, `no-response` or `no-response-expected` (docs/report.md).
         public let outcome: String
         /// The ATT error code of an Error Response.
         public let errorCode: UInt8?

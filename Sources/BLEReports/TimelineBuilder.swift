@@ -538,6 +538,9 @@ extension Timeline {
         case .timeout, .noResponse:
             severity = t.endNotSeen ? .warning : .error
             text += " → no response (\(t.outcome.rawValue))"
+        case .malformed:
+            severity = .error
+            text += " → " + (t.responseOpcode?.name ?? "answer") + " (malformed)"
         }
         if let latency = t.latencyUs { text += " in " + TimelineFormat.duration(latency) }
         return TimelineDetail(timeUs: t.requestUs, records: [t.requestRecord] + (t.responseRecord.map { [$0] } ?? []),

@@ -14,6 +14,8 @@ import BLEPacketDecoding
 public struct ATTTransaction: Sendable {
     public enum Outcome: String, Sendable {
         case ok, error, timeout, noResponse = "no-response", noResponseExpected = "no-response-expected"
+        /// Answered by a PDU whose opcode fits the request but whose parameters do not decode.
+        case malformed
     }
     public var opcode: ATTOpcode
     public var handle: UInt16?

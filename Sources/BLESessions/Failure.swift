@@ -13,6 +13,7 @@ public struct FailureKind: RawRepresentable, Hashable, Sendable, Comparable {
     public static let attError = Self(rawValue: "att-error")
     public static let attTimeout = Self(rawValue: "att-timeout")
     public static let attNoResponse = Self(rawValue: "att-no-response")
+    public static let attMalformedAnswer = Self(rawValue: "att-malformed-answer")
     public static let vendorCRCMismatch = Self(rawValue: "vendor-crc-mismatch")
     public static let vendorStatusFailure = Self(rawValue: "vendor-status-failure")
     public static let vendorNoResponse = Self(rawValue: "vendor-no-response")

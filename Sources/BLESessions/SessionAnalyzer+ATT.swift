@@ -19,12 +19,11 @@ extension SessionAnalyzer {
             attOpcodeCounts[Int(att.opcode.rawValue)] += 1
             handleATT(att, link: pdu.link, direction: pdu.direction, record: record, frame: pdu.frame,
                       bearer: pdu.channel, events: &events)
-        case .malformedATT(let opcode, _):
-            if let opcode { attOpcodeCounts[Int(opcode.rawValue)] += 1 }
-            // Its start was not all the capture held of it.
-            if case .air = pdu.link, let conn = live[pdu.link],
-               Self.attStart(sentIn: pdu.direction, in: conn)?.record == pdu.frame.firstRecordIndex {
-                if pdu.direction == .peripheralToCentral { conn.peripheralATTStart = nil } else { conn.centralATTStart = nil }
+        case .malformedATT(let opcode, let error):
+            if let opcode {
+                attOpcodeCounts[Int(opcode.rawValue)] += 1
+                malformedAnswer(opcode, error: error, link: pdu.link, direction: pdu.direction, bearer: pdu.channel,
+                                record: record)
             }
         case .smp(let smp):
             handleSMP(smp, link: pdu.link, direction: pdu.direction, record: record)
@@ -235,6 +234,22 @@ extension SessionAnalyzer {
         default:
             break
         }
+    }
+
+    /// A response whose parameters do not decode, its opcode fitting the request outstanding on
+    /// its flow (the request's + 1, or an Error Response, whose request cannot be read): the
+    /// device answered, and the request failed on that answer.
+    mutating func malformedAnswer(_ opcode: ATTOpcode, error: DecodeError, link: LinkID, direction: Direction,
+                                  bearer channel: ChannelEnds, record: CaptureRecord) {
+        guard opcode.kind == .response, let conn = live[link] else { return }
+        let bearer = channel.psm == 0 && conn.fixedBearerSeen ? 0 : bearerKey(channel, in: conn)
+        let other = Self.opposite(direction)
+        guard let request = conn.pendingOpcode(other, bearer: bearer, indication: false),
+              opcode.rawValue == request.rawValue &+ 1 || opcode == .errorResponse,
+              var pending = conn.takePending(other, bearer: bearer, indication: false) else { return }
+        conn.connection.lastActivityUs = record.timestampUs
+        resolve(&pending, in: conn, outcome: .malformed, responseUs: record.timestampUs, record: record.index,
+                response: opcode, now: record.timestampUs, why: error.message)
     }
 
     /// A request sent while another on its flow is outstanding (Core v5.4 Vol 3 Part F §3.3.2):

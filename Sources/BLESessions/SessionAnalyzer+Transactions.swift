@@ -52,6 +52,12 @@ extension SessionAnalyzer {
                         ? "got no readable answer: " : "never answered: ")
                     + (why ?? "the link went down first") + airCaveat(conn, since: request),
                  details: Self.details(request.transaction))
+        case .malformed:
+            describeAttribute(of: &request.transaction, in: conn)
+            let answer = request.transaction.responseOpcode.map { "its answer, a \($0.name)," } ?? "its answer"
+            fail(.attMalformedAnswer, at: now, record: responseRecord, slot: conn.slot, connection: conn.connection.id,
+                 "\(Self.what(request.transaction)) failed: \(answer) is malformed: \(why ?? "its parameters do not decode")",
+                 details: Self.details(request.transaction))
         case .ok, .noResponseExpected:
             // The description costs a lookup and a string: made only for a failure or a listing of all.
             if options.transactions == .all { describeAttribute(of: &request.transaction, in: conn) }
@@ -152,6 +158,7 @@ extension SessionAnalyzer {
         if outcome == .error {
             if normalEnd { aggregate.discoveryEnds += 1 } else { aggregate.errors += 1 }
         }
+        if outcome == .malformed { aggregate.errors += 1 }
         if outcome == .timeout || outcome == .noResponse { aggregate.unanswered += 1 }
         if let latencyUs { aggregate.latencies.add(latencyUs) }
     }

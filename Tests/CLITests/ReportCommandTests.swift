@@ -30,6 +30,34 @@ struct ReportCommandTests {
         try Golden.check(text + "\n", against: "report-demo-lock.json")
     }
 
+    /// A malformed answer (SeverityTests.aMalformedAnswerFailsItsRequest) in the JSON report: its
+    /// failure kind and the transaction's outcome are in the schema, and the timeline says it.
+    @Test func malformedAnswerInTheReport() throws {
+        var s = SampleScenarios.lockAConnected(handle: 0x0040)
+        s.attExchange(handle: 0x0040, request: [0x08, 0x01, 0x00, 0xFF, 0xFF, 0x03, 0x28],
+                      response: [0x09, 0x07, 0x02, 0x00, 0x02, 0x03, 0x00])
+        s.disconnectionComplete(handle: 0x0040, reason: 0x13)
+        let path = try ClassicSecurityTests.write(s)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try CLI.run([path, "--json", "--transactions", "all"])
+        #expect(try Self.validate(run.stdout) == [])
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let failures = object?["failures"] as? [[String: Any]]
+        #expect(failures?.compactMap { $0["kind"] as? String } == ["att-malformed-answer"])
+        let transactions = (object?["connections"] as? [[String: Any]])?.first?["transactions"] as? [[String: Any]]
+        #expect(transactions?.compactMap { $0["outcome"] as? String } == ["malformed"])
+        let timeline = try CLI.run([path, "-v", "--transactions", "all", "--color", "never"])
+        #expect(timeline.stdout.contains("✗ att-malformed-answer: Read By Type Request for handles from 0x0001 failed: its answer, "
+                                         + "a Read By Type Response, is malformed"))
+        // A Write Response carries no parameters (Vol 3 Part F §3.4.5.2): one with a byte is malformed.
+        var write = SampleScenarios.lockAConnected(handle: 0x0040)
+        write.attExchange(handle: 0x0040, request: [0x12, 0x03, 0x00, 0x01], response: [0x13, 0x00])
+        let writePath = try ClassicSecurityTests.write(write)
+        defer { try? FileManager.default.removeItem(atPath: writePath) }
+        let listed = try CLI.run([writePath, "-v", "--transactions", "all", "--color", "never"])
+        #expect(listed.stdout.contains("handle 0x0003: Write Request 01 → Write Response (malformed) in 32.5 ms"))
+    }
+
     @Test func jsonFlagOnTheDefaultCommand() throws {
         let run = try CLI.run([CLI.sample("demo-lock.pcapng"), "--json"])
         #expect(run.status == 0)

@@ -138,8 +138,9 @@ struct AirCaptureTests {
 
     /// crackle_lesc 91–98: the answer's start fragment (LLID 10, 27 of the PDU's 46 bytes) was
     /// captured, its continuation lost, and the next request shows the answer came. The notice
-    /// names that start; a start that does not fit the request (a notification), or a PDU that
-    /// did complete, leave the plain "not captured".
+    /// names that start; a start that does not fit the request (a notification) leaves the plain
+    /// "not captured", and a start whose continuation came makes the answer whole (here
+    /// malformed: the request failed on it).
     @Test(arguments: [AnswerStart.fits, .notification, .completedMalformed])
     func anAnswerCaughtAtItsStartIsNamed(_ start: AnswerStart) throws {
         var s = AirScenario()
@@ -158,18 +159,24 @@ struct AirCaptureTests {
         if start == .completedMalformed { s.send(Self.aa, .peripheral, llid: .continuation, Array(pdu.dropFirst(27))) }
         s.att(Self.aa, .central, [0x10, 0x06, 0x00, 0xFF, 0xFF, 0x00, 0x28])
         let (report, _) = analyze(s.records)
-        let missed = try #require(report.notices.first { $0.kind == .attAnswerNotCaptured })
-        #expect(missed.record == 3)
-        if start == .fits {
+        let missed = report.notices.first { $0.kind == .attAnswerNotCaptured }
+        switch start {
+        case .fits:
             #expect(pdu.count == 46)
-            #expect(missed.summary == "Read By Group Type Request for handles from 0x0001: only the start of its answer was "
+            #expect(missed?.record == 3)
+            #expect(missed?.summary == "Read By Group Type Request for handles from 0x0001: only the start of its answer was "
                     + "captured (a Read By Group Type Response began at record \(startRecord) with 27 of its 46 bytes; the "
                     + "sniffer missed the rest)")
-            #expect(missed.details.contains(.int("answerRecord", startRecord)))
-        } else {
-            #expect(missed.summary == "Read By Group Type Request for handles from 0x0001: its answer was not captured "
+            #expect(missed?.details.contains(.int("answerRecord", startRecord)) == true)
+        case .notification:
+            #expect(missed?.record == 3)
+            #expect(missed?.summary == "Read By Group Type Request for handles from 0x0001: its answer was not captured "
                     + "(the next request shows it came; the sniffer missed it)")
-            #expect(!missed.details.contains { $0.name == "answerRecord" })
+            #expect(missed?.details.contains { $0.name == "answerRecord" } == false)
+        case .completedMalformed:
+            #expect(missed == nil)
+            #expect(report.failures.map(\.kind) == [.attMalformedAnswer])
+            #expect(report.failures.first?.record == startRecord + 1)
         }
     }
 

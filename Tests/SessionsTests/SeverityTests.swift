@@ -38,6 +38,28 @@ struct SeverityTests {
     }
 
     /// The 0x02 of a cancel whose create (and cancel) came before the capture began.
+    /// A device that answers with a malformed PDU did answer: its request failed on the answer
+    /// (a Read By Type Response whose length field says 7-byte entries over 5 bytes, Core v5.4
+    /// Vol 3 Part F §3.4.4.2), not "never answered". The next request is answered as usual.
+    @Test func aMalformedAnswerFailsItsRequest() throws {
+        var s = connected()
+        s.attExchange(handle: handle, request: [0x08, 0x01, 0x00, 0xFF, 0xFF, 0x03, 0x28],
+                      response: [0x09, 0x07, 0x02, 0x00, 0x02, 0x03, 0x00])
+        let answer = s.records.count
+        s.readRequest(handle: handle, attribute: 0x0003, value: [0x41])
+        s.wait(ms: 100)
+        s.disconnectionComplete(handle: handle, reason: 0x13)
+        let report = analyze(s.records).report
+        #expect(report.failures.map(\.kind) == [.attMalformedAnswer])
+        let failure = try #require(report.failures.first)
+        #expect(failure.record == answer)
+        #expect(failure.summary == "Read By Type Request for handles from 0x0001 failed: its answer, a Read By Type Response, "
+                + "is malformed: invalid attribute data list at byte 2: 5 bytes is not a whole number of 7-byte entries")
+        let transaction = try #require(report.connections.first?.transactions.first)
+        #expect(transaction.outcome == .malformed && transaction.responseRecord == answer)
+        #expect(transaction.responseOpcode?.rawValue == 0x09)
+    }
+
     @Test func unknownConnectionIdentifierWithNothingSeenBefore() {
         var s = HCIScenario()
         s.connectionComplete(handle: 0, peer: lock, random: true, intervalUnits: 24, status: 0x02)
