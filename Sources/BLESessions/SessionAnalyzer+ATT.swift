@@ -236,17 +236,18 @@ extension SessionAnalyzer {
         }
     }
 
-    /// A response whose parameters do not decode, its opcode fitting the request outstanding on
-    /// its flow (the request's + 1, or an Error Response, whose request cannot be read): the
-    /// device answered, and the request failed on that answer.
+    /// An answer whose parameters do not decode, its opcode fitting what is outstanding on its
+    /// flow (a request's + 1 or an Error Response, whose request cannot be read; a confirmation of
+    /// an indication): the other side answered, and the request failed on that answer.
     mutating func malformedAnswer(_ opcode: ATTOpcode, error: DecodeError, link: LinkID, direction: Direction,
                                   bearer channel: ChannelEnds, record: CaptureRecord) {
-        guard opcode.kind == .response, let conn = live[link] else { return }
+        let indication = opcode.kind == .confirmation
+        guard opcode.kind == .response || indication, let conn = live[link] else { return }
         let bearer = channel.psm == 0 && conn.fixedBearerSeen ? 0 : bearerKey(channel, in: conn)
         let other = Self.opposite(direction)
-        guard let request = conn.pendingOpcode(other, bearer: bearer, indication: false),
-              opcode.rawValue == request.rawValue &+ 1 || opcode == .errorResponse,
-              var pending = conn.takePending(other, bearer: bearer, indication: false) else { return }
+        guard let request = conn.pendingOpcode(other, bearer: bearer, indication: indication),
+              indication || opcode.rawValue == request.rawValue &+ 1 || opcode == .errorResponse,
+              var pending = conn.takePending(other, bearer: bearer, indication: indication) else { return }
         conn.connection.lastActivityUs = record.timestampUs
         resolve(&pending, in: conn, outcome: .malformed, responseUs: record.timestampUs, record: record.index,
                 response: opcode, now: record.timestampUs, why: error.message)

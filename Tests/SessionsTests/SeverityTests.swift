@@ -60,6 +60,20 @@ struct SeverityTests {
         #expect(transaction.responseOpcode?.rawValue == 0x09)
     }
 
+    /// A Handle Value Confirmation carries no parameters (Core v5.4 Vol 3 Part F §3.4.7.3): one
+    /// with a byte answers the indication, malformed.
+    @Test func aMalformedConfirmationFailsItsIndication() throws {
+        var s = connected()
+        s.serverPDU(handle: handle, [0x1D, 0x03, 0x00, 0x01])
+        s.wait(ms: 20)
+        s.att(handle: handle, .sent, [0x1E, 0x00])
+        s.wait(ms: 100)
+        s.disconnectionComplete(handle: handle, reason: 0x13)
+        let report = analyze(s.records).report
+        #expect(report.failures.map(\.summary) == ["Handle Value Indication to handle 0x0003 failed: its answer, a Handle Value "
+                                                   + "Confirmation, is malformed: 1 unexpected byte(s) after Handle Value Confirmation at byte 1"])
+    }
+
     @Test func unknownConnectionIdentifierWithNothingSeenBefore() {
         var s = HCIScenario()
         s.connectionComplete(handle: 0, peer: lock, random: true, intervalUnits: 24, status: 0x02)
