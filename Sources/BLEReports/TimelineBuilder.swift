@@ -539,7 +539,7 @@ extension Timeline {
             severity = t.endNotSeen ? .warning : .error
             text += " → no response (\(t.outcome.rawValue))"
         case .malformed:
-            severity = .error
+            severity = t.answerHasExtraBytes ? .warning : .error
             text += " → " + (t.responseOpcode?.name ?? "answer") + " (malformed)"
         }
         if let latency = t.latencyUs { text += " in " + TimelineFormat.duration(latency) }

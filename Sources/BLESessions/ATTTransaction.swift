@@ -42,6 +42,10 @@ public struct ATTTransaction: Sendable {
     /// Unanswered when a link whose end the capture did not show went quiet: nothing is known
     /// to have failed (its finding is a warning).
     public var endNotSeen = false
+    /// Answered `malformed` only by bytes after parameters that were all there (Core v5.4 Vol 3
+    /// Part F §3.4 defines each PDU's length): a lenient client takes such an answer, so its
+    /// finding is a warning.
+    public var answerHasExtraBytes = false
     public var latencyUs: Int64? { responseUs.map { $0 - requestUs } }
 
     /// Bytes of a response's value kept in a listed transaction.

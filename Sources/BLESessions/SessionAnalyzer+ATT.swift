@@ -249,6 +249,7 @@ extension SessionAnalyzer {
               indication || opcode.rawValue == request.rawValue &+ 1 || opcode == .errorResponse,
               var pending = conn.takePending(other, bearer: bearer, indication: indication) else { return }
         conn.connection.lastActivityUs = record.timestampUs
+        if case .leftover = error { pending.transaction.answerHasExtraBytes = true }
         resolve(&pending, in: conn, outcome: .malformed, responseUs: record.timestampUs, record: record.index,
                 response: opcode, now: record.timestampUs, why: error.message)
     }

@@ -55,9 +55,18 @@ extension SessionAnalyzer {
         case .malformed:
             describeAttribute(of: &request.transaction, in: conn)
             let answer = request.transaction.responseOpcode.map { "its answer, a \($0.name)," } ?? "its answer"
-            fail(.attMalformedAnswer, at: now, record: responseRecord, slot: conn.slot, connection: conn.connection.id,
-                 "\(Self.what(request.transaction)) failed: \(answer) is malformed: \(why ?? "its parameters do not decode")",
-                 details: Self.details(request.transaction))
+            let problem = why ?? "its parameters do not decode"
+            if request.transaction.answerHasExtraBytes {
+                fail(.attMalformedAnswer, severity: .warning, at: now, record: responseRecord, slot: conn.slot,
+                     connection: conn.connection.id,
+                     "\(Self.what(request.transaction)): \(answer) carries bytes its PDU does not define: \(problem) "
+                        + "(a strict client discards it, a lenient one takes it)",
+                     details: Self.details(request.transaction))
+            } else {
+                fail(.attMalformedAnswer, at: now, record: responseRecord, slot: conn.slot, connection: conn.connection.id,
+                     "\(Self.what(request.transaction)) failed: \(answer) is malformed: \(problem)",
+                     details: Self.details(request.transaction))
+            }
         case .ok, .noResponseExpected:
             // The description costs a lookup and a string: made only for a failure or a listing of all.
             if options.transactions == .all { describeAttribute(of: &request.transaction, in: conn) }
@@ -126,8 +135,10 @@ extension SessionAnalyzer {
             ATTErrorCode.isNormalEndOfDiscovery(errorCode: $0, requestOpcode: transaction.opcode)
         } ?? false
         // What the totals take, read before: captured, the transaction would be copied for the call.
-        let outcome = transaction.outcome, latencyUs = transaction.latencyUs
-        conn.updateTotals(key) { Self.count(outcome: outcome, latencyUs: latencyUs, normalEnd: normalEnd, in: &$0) }
+        let outcome = transaction.outcome, latencyUs = transaction.latencyUs, extraBytes = transaction.answerHasExtraBytes
+        conn.updateTotals(key) {
+            Self.count(outcome: outcome, latencyUs: latencyUs, normalEnd: normalEnd, answerHasExtraBytes: extraBytes, in: &$0)
+        }
         let failed = !normalEnd && transaction.outcome != .ok && transaction.outcome != .noResponseExpected
         list(&transaction, request: request, in: conn, failed: failed)
     }
@@ -152,13 +163,13 @@ extension SessionAnalyzer {
         }
     }
 
-    static func count(outcome: ATTTransaction.Outcome, latencyUs: Int64?, normalEnd: Bool,
+    static func count(outcome: ATTTransaction.Outcome, latencyUs: Int64?, normalEnd: Bool, answerHasExtraBytes: Bool,
                       in aggregate: inout TransactionTotals.Aggregate) {
         aggregate.count += 1
         if outcome == .error {
             if normalEnd { aggregate.discoveryEnds += 1 } else { aggregate.errors += 1 }
         }
-        if outcome == .malformed { aggregate.errors += 1 }
+        if outcome == .malformed, !answerHasExtraBytes { aggregate.errors += 1 }
         if outcome == .timeout || outcome == .noResponse { aggregate.unanswered += 1 }
         if let latencyUs { aggregate.latencies.add(latencyUs) }
     }

@@ -60,18 +60,25 @@ struct SeverityTests {
         #expect(transaction.responseOpcode?.rawValue == 0x09)
     }
 
-    /// A Handle Value Confirmation carries no parameters (Core v5.4 Vol 3 Part F §3.4.7.3): one
-    /// with a byte answers the indication, malformed.
-    @Test func aMalformedConfirmationFailsItsIndication() throws {
+    /// A Handle Value Confirmation is its opcode alone (Core v5.4 Vol 3 Part F §3.4.7.3): one with
+    /// a byte more answers the indication, overlong, which a lenient server takes: a warning.
+    @Test func anOverlongConfirmationAnswersItsIndicationWithAWarning() throws {
         var s = connected()
         s.serverPDU(handle: handle, [0x1D, 0x03, 0x00, 0x01])
         s.wait(ms: 20)
+        let answer = s.records.count + 1
         s.att(handle: handle, .sent, [0x1E, 0x00])
         s.wait(ms: 100)
         s.disconnectionComplete(handle: handle, reason: 0x13)
         let report = analyze(s.records).report
-        #expect(report.failures.map(\.summary) == ["Handle Value Indication to handle 0x0003 failed: its answer, a Handle Value "
-                                                   + "Confirmation, is malformed: 1 unexpected byte(s) after Handle Value Confirmation at byte 1"])
+        #expect(report.failures.isEmpty)
+        let notice = try #require(report.notices.first { $0.kind == .attMalformedAnswer })
+        #expect(notice.severity == .warning && notice.record == answer)
+        #expect(notice.summary == "Handle Value Indication to handle 0x0003: its answer, a Handle Value Confirmation, carries "
+                + "bytes its PDU does not define: 1 unexpected byte(s) after Handle Value Confirmation at byte 1 (a strict "
+                + "client discards it, a lenient one takes it)")
+        let totals = try #require(report.connections.first?.transactionTotals.byKey.first { $0.key.opcode == 0x1D })
+        #expect(totals.value.count == 1 && totals.value.errors == 0 && totals.value.unanswered == 0)
     }
 
     @Test func unknownConnectionIdentifierWithNothingSeenBefore() {
