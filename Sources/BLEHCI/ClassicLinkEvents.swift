@@ -15,6 +15,32 @@ public enum ClassicLinkEvent: Sendable, Equatable {
     case roleChange(status: HCIStatus, address: BluetoothAddress, newRole: UInt8)
 }
 
+extension ClassicLinkEvent {
+    /// The parameters after the event's name: `handle 0x002A status Success peer E0:49:B9:CA:00:2A
+    /// ACL encryption off`. A name from the capture is quoted, escaped by the caller's output.
+    public var summary: String {
+        let h = { (handle: UInt16) in "handle \(Hex.code(handle, width: 4))" }
+        switch self {
+        case .connectionComplete(let e):
+            return "\(h(e.connectionHandle)) status \(e.status) peer \(e.address) "
+                + (e.isACL ? "ACL" : e.linkType == 0x00 ? "SCO" : "link type \(Hex.code(e.linkType))")
+                + " encryption \(e.encryptionEnabled == 0 ? "off" : "on")"
+        case .remoteNameRequestComplete(let e):
+            return "status \(e.status) peer \(e.address) name \(TerminalText.quoted(e.name))"
+        case .extendedInquiryResult(let e):
+            return "peer \(e.address) class \(Hex.code(e.classOfDevice, width: 6)) RSSI \(e.rssi) dBm"
+                + (e.data.localName.map { " name " + TerminalText.quoted($0) } ?? "")
+        case .synchronousConnectionComplete(let status, let handle):
+            return "\(h(handle)) status \(status)"
+        case .authenticationComplete(let status, let handle):
+            return "\(h(handle)) status \(status)"
+        case .roleChange(let status, let address, let newRole):
+            return "status \(status) peer \(address) new role "
+                + (newRole == 0x00 ? "central" : newRole == 0x01 ? "peripheral" : Hex.code(newRole))
+        }
+    }
+}
+
 /// The local device's role a BR/EDR command asks for on a link to `address`: Create Connection
 /// (§7.1.5, the initiator is the central) and Accept Connection Request (§7.1.8, its Role
 /// parameter: 0x00 become the central, 0x01 remain the peripheral). 0x00 central, 0x01 peripheral.

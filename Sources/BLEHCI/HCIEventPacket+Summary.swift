@@ -32,6 +32,7 @@ extension HCIEventPacket: FieldDescribable {
         case .leMeta(let meta):
             return meta.summary
         case .vendor(let bytes), .raw(let bytes):
+            if let classic = classicLink { return "\(code.name) " + classic.summary }
             return bytes.isEmpty ? code.name : "\(code.name) \(Hex.string(bytes, limit: 16))"
         }
     }
