@@ -106,8 +106,9 @@ public struct PacketStream {
         firstUs = firstUs ?? record.timestampUs
         let link = Self.link(of: packet)
         // Looked up before the packet is analysed (a Disconnection Complete ends the link) and
-        // after (a Connection Complete starts it).
-        let before = link.flatMap { sessions.peer(of: $0) }
+        // after (a Connection Complete starts it). A record that starts a link belongs to the new
+        // one, also where it takes the place of a link whose end the capture lacks.
+        let before = Self.startsLink(packet) ? nil : link.flatMap { sessions.peer(of: $0) }
         sessions.process(lent: &packet, into: &events)
         events.removeAll(keepingCapacity: true)
         return (packet, before ?? link.flatMap { sessions.peer(of: $0) })
@@ -225,8 +226,28 @@ public struct PacketStream {
             return connectionHandle(of: event).map { .hci(adapter: adapter, handle: $0) }
         default: break
         }
-        if let air = packet.air?.packet, case .data = air.pdu { return .air(accessAddress: air.accessAddress) }
+        if let air = packet.air?.packet {
+            switch air.pdu {
+            case .data: return .air(accessAddress: air.accessAddress)
+            // A CONNECT_IND names the access address of the link it starts (Core v5.4 Vol 6 Part B §2.3.3.1).
+            case .advertising(let advertising):
+                if case .connect(let indication) = advertising.payload { return .air(accessAddress: indication.accessAddress) }
+            }
+        }
         return nil
+    }
+
+    /// A CONNECT_IND, or an LE or BR/EDR Connection Complete: the record a link starts with.
+    static func startsLink(_ packet: DecodedPacket) -> Bool {
+        if case .event(let event) = packet.hci {
+            if case .leMeta(let meta) = event.body, case .connectionComplete = meta.body { return true }
+            if case .connectionComplete? = event.classicLink { return true }
+            return false
+        }
+        if let air = packet.air?.packet, case .advertising(let advertising) = air.pdu, case .connect = advertising.payload {
+            return true
+        }
+        return false
     }
 
     private static func connectionHandle(of event: HCIEventPacket) -> UInt16? {
@@ -242,7 +263,13 @@ public struct PacketStream {
             case .phyUpdateComplete(let e): return e.connectionHandle
             default: return nil
             }
-        default: return nil
+        default:
+            // BR/EDR link events arrive undecoded (`HCIEventPacket.classicLink`).
+            switch event.classicLink {
+            case .connectionComplete(let e)?: return e.connectionHandle
+            case .authenticationComplete(_, let handle)?: return handle
+            default: return nil
+            }
         }
     }
 }

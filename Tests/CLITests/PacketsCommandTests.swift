@@ -167,6 +167,39 @@ struct PacketsFilterTests {
                 + "Read By Group Type Response\n")
     }
 
+    /// The record a link starts with is the link's: garmin's CONNECT_IND (4417, AA 0x5065536B)
+    /// opens C1, and isap's BR/EDR Connection Completes open C1 and C2 (the events' bodies, as tshark
+    /// reads record 33: handle 0x002a, 00:13:e0:49:b9:ca, ACL, encryption off).
+    @Test func theRecordALinkStartsWithIsTheLinks() throws {
+        let garmin = try CLI.run(["packets", SharedCaptures.path("real/garmin.pcapng"), "--connection", "C1"])
+        #expect(garmin.stdout.hasPrefix("  4417     37.793017   ?   C1 D1  CONNECT_IND 40:63:DE:11:1C:3D → D1:5C:F0:EE:02:8F AA "
+                                        + "0x5065536b interval 30.00 ms timeout 720 ms hop 14\n"))
+        let isap = try CLI.run(["packets", SharedCaptures.path("real/isap_hci_dump.pklg"), "--connection", "C2"])
+        #expect(isap.stdout.hasPrefix("   106    651.230916  RX   C2 D1  Connection Complete handle 0x002A status Success peer "
+                                      + "00:13:E0:49:B9:CA ACL encryption off\n"))
+    }
+
+    /// Test tools reuse one access address, and a sniffer may miss a link's end: each CONNECT_IND
+    /// belongs to the link it starts, not to the one still up on its address.
+    @Test func aConnectIndOnAnAddressStillUpStartsTheNextLink() throws {
+        var s = AirScenario()
+        let central = BluetoothAddress("C0:11:22:33:44:55")!, peripheral = BluetoothAddress("D1:5C:F0:EE:02:8F")!
+        s.advertise(peripheral)
+        for _ in 0..<2 {
+            s.connectInd(initA: central, advA: peripheral, accessAddress: 0x5065_4BD1)
+            s.wait(ms: 2)
+            s.att(0x5065_4BD1, .central, [0x0A, 0x01, 0x00])
+            s.att(0x5065_4BD1, .peripheral, [0x0B, 0x01])
+            s.wait(ms: 200)
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reused-aa-\(UUID().uuidString).pcap").path
+        try Data(s.pcap).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let lines = try CLI.run(["packets", path]).stdout.split(separator: "\n")
+        #expect(lines.filter { $0.contains("CONNECT_IND") }.map { $0.contains(" C1 D1  ") } == [true, false])
+        #expect(lines.filter { $0.contains("CONNECT_IND") }.map { $0.contains(" C2 D1  ") } == [false, true])
+    }
+
     /// A query that names no device: nothing listed, a warning naming the capture's devices.
     @Test func deviceThatMatchesNothingIsAWarning() throws {
         let run = try CLI.run(["packets", Self.lock, "--device", "nothing-like-it"])
