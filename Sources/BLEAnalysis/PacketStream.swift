@@ -108,10 +108,10 @@ public struct PacketStream {
         // Looked up before the packet is analysed (a Disconnection Complete ends the link) and
         // after (a Connection Complete starts it). A record that starts a link belongs to the new
         // one, also where it takes the place of a link whose end the capture lacks.
-        let before = Self.startsLink(packet) ? nil : link.flatMap { sessions.peer(of: $0) }
+        let before = link.flatMap { $0.startsIt ? nil : sessions.peer(of: $0.id) }
         sessions.process(lent: &packet, into: &events)
         events.removeAll(keepingCapacity: true)
-        return (packet, before ?? link.flatMap { sessions.peer(of: $0) })
+        return (packet, before ?? link.flatMap { sessions.peer(of: $0.id) })
     }
 
     /// Problems left at the end of the capture (PDUs never completed).
@@ -216,58 +216,47 @@ public struct PacketStream {
     }
 
     /// The link a packet travelled on or is about: its L2CAP PDUs', its ACL header's, an air data
-    /// PDU's access address, or the connection handle of an HCI event about a connection.
-    static func link(of packet: DecodedPacket) -> LinkID? {
-        if let pdu = packet.l2cap.first { return pdu.link }
+    /// PDU's access address, or the connection handle of an HCI event about a connection; and
+    /// whether the record is the one the link starts with (a CONNECT_IND, an LE or BR/EDR
+    /// Connection Complete).
+    static func link(of packet: DecodedPacket) -> (id: LinkID, startsIt: Bool)? {
+        if let pdu = packet.l2cap.first { return (pdu.link, false) }
         let adapter = packet.record.adapter
         switch packet.hci {
-        case .acl(let acl): return .hci(adapter: adapter, handle: acl.connectionHandle)
+        case .acl(let acl): return (.hci(adapter: adapter, handle: acl.connectionHandle), false)
         case .event(let event):
-            return connectionHandle(of: event).map { .hci(adapter: adapter, handle: $0) }
+            return connectionHandle(of: event).map { (.hci(adapter: adapter, handle: $0.handle), $0.startsIt) }
         default: break
         }
         if let air = packet.air?.packet {
             switch air.pdu {
-            case .data: return .air(accessAddress: air.accessAddress)
+            case .data: return (.air(accessAddress: air.accessAddress), false)
             // A CONNECT_IND names the access address of the link it starts (Core v5.4 Vol 6 Part B §2.3.3.1).
             case .advertising(let advertising):
-                if case .connect(let indication) = advertising.payload { return .air(accessAddress: indication.accessAddress) }
+                if case .connect(let indication) = advertising.payload { return (.air(accessAddress: indication.accessAddress), true) }
             }
         }
         return nil
     }
 
-    /// A CONNECT_IND, or an LE or BR/EDR Connection Complete: the record a link starts with.
-    static func startsLink(_ packet: DecodedPacket) -> Bool {
-        if case .event(let event) = packet.hci {
-            if case .leMeta(let meta) = event.body, case .connectionComplete = meta.body { return true }
-            if case .connectionComplete? = event.classicLink { return true }
-            return false
-        }
-        if let air = packet.air?.packet, case .advertising(let advertising) = air.pdu, case .connect = advertising.payload {
-            return true
-        }
-        return false
-    }
-
-    private static func connectionHandle(of event: HCIEventPacket) -> UInt16? {
+    private static func connectionHandle(of event: HCIEventPacket) -> (handle: UInt16, startsIt: Bool)? {
         switch event.body {
-        case .disconnectionComplete(let e): return e.connectionHandle
-        case .encryptionChange(let e): return e.connectionHandle
-        case .encryptionKeyRefreshComplete(_, let handle): return handle
+        case .disconnectionComplete(let e): return (e.connectionHandle, false)
+        case .encryptionChange(let e): return (e.connectionHandle, false)
+        case .encryptionKeyRefreshComplete(_, let handle): return (handle, false)
         case .leMeta(let meta):
             switch meta.body {
-            case .connectionComplete(let e): return e.connectionHandle
-            case .connectionUpdateComplete(let e): return e.connectionHandle
-            case .dataLengthChange(let e): return e.connectionHandle
-            case .phyUpdateComplete(let e): return e.connectionHandle
+            case .connectionComplete(let e): return (e.connectionHandle, true)
+            case .connectionUpdateComplete(let e): return (e.connectionHandle, false)
+            case .dataLengthChange(let e): return (e.connectionHandle, false)
+            case .phyUpdateComplete(let e): return (e.connectionHandle, false)
             default: return nil
             }
         default:
             // BR/EDR link events arrive undecoded (`HCIEventPacket.classicLink`).
             switch event.classicLink {
-            case .connectionComplete(let e)?: return e.connectionHandle
-            case .authenticationComplete(_, let handle)?: return handle
+            case .connectionComplete(let e)?: return (e.connectionHandle, true)
+            case .authenticationComplete(_, let handle)?: return (handle, false)
             default: return nil
             }
         }

@@ -78,7 +78,7 @@ public struct PartialL2CAPFrame: Sendable, Equatable {
     public var fragmentCount: Int
 
     /// The whole PDU's size, header included, once the header is known.
-    public var expectedByteCount: Int? { header.map { Int($0.length) + L2CAPBasicHeader.size } }
+    public var expectedByteCount: Int? { header?.pduByteCount }
 
     init(key: FragmentStreamKey, recordIndex: Int, timestampUs: Int64) {
         self.key = key

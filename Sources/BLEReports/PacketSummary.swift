@@ -51,17 +51,14 @@ public enum PacketSummary {
     /// Part F §3.3, Part H §3.3), so that a PDU whose continuation the sniffer lost still shows what
     /// it was: `: starts a 46-byte L2CAP PDU on ATT: Read By Group Type Response`.
     static func announcement(ofStart bytes: [UInt8]) -> String? {
-        var reader = ByteReader(bytes, layer: .l2cap)
-        guard let header = try? L2CAPBasicHeader(parsing: &reader), reader.remaining < Int(header.length) else { return nil }
-        let first = try? reader.peekUInt8("first byte")
+        guard let (header, first) = L2CAPBasicHeader.announced(byStart: bytes) else { return nil }
         let names: String?
         switch header.channelID {
         case .attribute: names = first.map { ATTOpcode(rawValue: $0).name }
         case .securityManager: names = first.map { SMPCode(rawValue: $0).name }
         default: names = nil
         }
-        return ": starts a \(Int(header.length) + L2CAPBasicHeader.size)-byte L2CAP PDU on \(header.channelID.name)"
-            + (names.map { ": " + $0 } ?? "")
+        return ": starts a \(header.pduByteCount)-byte L2CAP PDU on \(header.channelID.name)" + (names.map { ": " + $0 } ?? "")
     }
 
     /// What the link layer noticed: `(bad CRC)`, `(retransmission)`, `(encrypted)`, `(… not decrypted …)`.

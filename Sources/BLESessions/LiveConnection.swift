@@ -336,12 +336,11 @@ struct ATTStart {
     /// The start `bytes` (a start fragment's L2CAP bytes) make on the ATT channel; nil for a whole
     /// PDU, another channel, or too few bytes to show an opcode.
     init?(record: Int, bytes: [UInt8]) {
-        var reader = ByteReader(bytes, layer: .l2cap)
-        guard let header = try? L2CAPBasicHeader(parsing: &reader), header.channelID == .attribute,
-              reader.remaining < Int(header.length), let opcode = ATTPDU.peekOpcode(reader) else { return nil }
+        guard let (header, first) = L2CAPBasicHeader.announced(byStart: bytes), header.channelID == .attribute,
+              let first else { return nil }
         self.record = record
-        self.opcode = opcode
+        opcode = ATTOpcode(rawValue: first)
         receivedBytes = bytes.count
-        pduBytes = Int(header.length) + L2CAPBasicHeader.size
+        pduBytes = header.pduByteCount
     }
 }

@@ -243,10 +243,10 @@ extension SessionAnalyzer {
                                   bearer channel: ChannelEnds, record: CaptureRecord) {
         let indication = opcode.kind == .confirmation
         guard opcode.kind == .response || indication, let conn = live[link] else { return }
-        let bearer = channel.psm == 0 && conn.fixedBearerSeen ? 0 : bearerKey(channel, in: conn)
+        let bearer = bearerKey(channel, in: conn)
         let other = Self.opposite(direction)
         guard let request = conn.pendingOpcode(other, bearer: bearer, indication: indication),
-              indication || opcode.rawValue == request.rawValue &+ 1 || opcode == .errorResponse,
+              indication || Self.mayFit(opcode, request: request),
               var pending = conn.takePending(other, bearer: bearer, indication: indication) else { return }
         conn.connection.lastActivityUs = record.timestampUs
         if case .leftover = error { pending.transaction.answerHasExtraBytes = true }
@@ -317,6 +317,12 @@ extension SessionAnalyzer {
         return response.opcode.rawValue == request.rawValue &+ 1
     }
 
+    /// `fits` by the opcode alone, for an answer whose parameters cannot be read: an Error
+    /// Response may then answer any request.
+    static func mayFit(_ answer: ATTOpcode, request: ATTOpcode) -> Bool {
+        answer == .errorResponse || answer.rawValue == request.rawValue &+ 1
+    }
+
     /// Over the air, a request the next one on its flow shows was answered, the answer not
     /// captured: counted, not a failure (info).
     mutating func answerNotCaptured(_ earlier: PendingRequest, in conn: LiveConnection, record: CaptureRecord) {
@@ -330,8 +336,7 @@ extension SessionAnalyzer {
         let summary: String
         // An answer the sniffer caught the start of: its first fragment came after the request.
         if let start = Self.attStart(sentIn: Self.opposite(earlier.transaction.direction), in: conn),
-           start.record > earlier.transaction.requestRecord,
-           start.opcode.rawValue == earlier.transaction.opcode.rawValue &+ 1 || start.opcode == .errorResponse {
+           start.record > earlier.transaction.requestRecord, Self.mayFit(start.opcode, request: earlier.transaction.opcode) {
             summary = "\(request): only the start of its answer was captured (a \(start.opcode.name) began at record "
                 + "\(start.record) with \(start.receivedBytes) of its \(start.pduBytes) bytes; the sniffer missed the rest)"
             details.append(.int("answerRecord", start.record))

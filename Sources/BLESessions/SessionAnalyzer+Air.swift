@@ -56,11 +56,12 @@ extension SessionAnalyzer {
             }
             // L2CAP data by the tracker's fragment (no copy of the PDU); control PDUs read only
             // where there is no fragment.
-            if let direction = air.fragment?.direction {
-                if direction == .peripheralToCentral { conn.lastPeripheralL2CAPUs = now } else { conn.lastCentralL2CAPUs = now }
-                if let fragment = air.fragment, fragment.isStart, !air.flags.contains(.retransmission),
+            if let fragment = air.fragment {
+                let fromPeripheral = fragment.direction == .peripheralToCentral
+                if fromPeripheral { conn.lastPeripheralL2CAPUs = now } else { conn.lastCentralL2CAPUs = now }
+                if fragment.isStart, !air.flags.contains(.retransmission),
                    let start = ATTStart(record: packet.record.index, bytes: fragment.bytes) {
-                    if direction == .peripheralToCentral { conn.peripheralATTStart = start } else { conn.centralATTStart = start }
+                    if fromPeripheral { conn.peripheralATTStart = start } else { conn.centralATTStart = start }
                 }
             } else if !air.flags.contains(.retransmission), case .data(let data) = ll.pdu,
                       case .control(let control) = data.content {
